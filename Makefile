@@ -1,0 +1,73 @@
+# Every program is one .cpp in a chapter folder; pattern rules build each into
+# build/, mirroring the folders. Adding a lesson needs no line here.
+#   make run       build and run every lesson in book order
+#   make test      build, run and check everything; ends with "N passed, M failed"
+#   make help      every target
+
+CXX      ?= g++
+OPT      ?= -O2
+SAN      ?=
+CXXFLAGS  = -std=c++17 $(OPT) $(SAN) -Wall -Wextra -Wpedantic -Werror -ffp-contract=off -Icommon
+LDLIBS    = -pthread
+BUILD    ?= build
+
+SOURCES  := $(sort $(wildcard chapter*/*.cpp chapter*/*/*.cpp))
+PROGRAMS := $(patsubst %.cpp,$(BUILD)/%,$(SOURCES))
+TESTSRC  := $(sort $(wildcard tests/*.cpp))
+TESTBINS := $(patsubst %.cpp,$(BUILD)/%,$(TESTSRC))
+HEADERS  := $(wildcard common/*.hpp chapter*/*.hpp tests/*.hpp)
+
+.PHONY: all run test golden sanitize matrix bench data clean help
+.DEFAULT_GOAL := all
+
+all: $(PROGRAMS) $(TESTBINS)
+
+# A program sees common/ and its own folder's headers.
+$(BUILD)/%: %.cpp $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -I$(dir $<) $< -o $@ $(LDLIBS)
+
+run: all
+	@bash tests/run_lessons.sh $(BUILD)
+
+test: all
+	@bash tests/run_tests.sh $(BUILD)
+
+# Rewrites every golden from the current programs: for deliberate changes only.
+golden: all
+	@bash tests/run_tests.sh $(BUILD) --golden
+
+sanitize:
+	@$(MAKE) --no-print-directory test BUILD=build/sanitize OPT="-O1 -g" \
+	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+
+# The same goldens must pass with both compilers at both optimisation levels.
+matrix:
+	@set -e; for cxx in g++ clang++; do for opt in -O0 -O2; do \
+	  echo "== $$cxx $$opt"; \
+	  $(MAKE) --no-print-directory test CXX=$$cxx OPT=$$opt BUILD=build/$$cxx$$opt; \
+	done; done
+
+bench: all
+	@bash tests/bench.sh $(BUILD)
+
+data:
+	@mkdir -p data
+	curl -fL -o data/tinyshakespeare.txt.part \
+	  https://raw.githubusercontent.com/karpathy/char-rnn/master/data/tinyshakespeare/input.txt
+	mv data/tinyshakespeare.txt.part data/tinyshakespeare.txt
+
+clean:
+	rm -rf build
+
+help:
+	@echo "make            build every program into $(BUILD)/"
+	@echo "make run        build and run every lesson in book order"
+	@echo "make test       build, run every program, diff against tests/golden, run the checks"
+	@echo "make golden     rewrite the golden files (deliberate output changes only)"
+	@echo "make sanitize   the tests again under AddressSanitizer + UndefinedBehaviorSanitizer"
+	@echo "make matrix     the tests with g++ and clang++, each at -O0 and -O2"
+	@echo "make bench      time the programs that train"
+	@echo "make data       download tiny Shakespeare into data/ (for training only)"
+	@echo "make clean      remove build/"
+	@echo "Variables: CXX=clang++  OPT=-O0  BUILD=dir"

@@ -1,0 +1,155 @@
+// common/cli.hpp: the command line, errors and files, the same in every program.
+//
+// Bad input ends the program with one line on stderr that names the problem,
+// and exit status 2. Files are written whole or not at all.
+#pragma once
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+#include <unistd.h>  // isatty, getpid
+
+inline std::string& program_name() {
+    static std::string name = "program";
+    return name;
+}
+
+[[noreturn]] inline void fail(const std::string& message) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s: %s\n", program_name().c_str(), message.c_str());
+    std::exit(2);
+}
+
+// Colour and Unicode drawing only on a terminal, and never when NO_COLOR is set
+// (https://no-color.org); the plain form is what the golden tests check.
+inline bool fancy_output() {
+    const char* no_color = std::getenv("NO_COLOR");
+    return isatty(1) && !(no_color && no_color[0]);
+}
+
+// ---------------------------------------------------------------------------
+// Options: --name, --name VALUE or --name=VALUE. Ask for each option you take,
+// then call done(), which rejects anything left over.
+class Options {
+  public:
+    Options(int argc, char** argv, const char* usage) {
+        std::string path = argv[0];
+        program_name() = path.substr(path.find_last_of('/') + 1);
+        for (int i = 1; i < argc; i++) args_.push_back(argv[i]);
+        used_.assign(args_.size(), false);
+        if (flag("help") || flag("h", "-h")) {
+            std::fputs(usage, stdout);
+            std::exit(0);
+        }
+    }
+
+    bool flag(const char* name, const char* spelled = nullptr) {
+        std::string want = spelled ? spelled : std::string("--") + name;
+        for (size_t i = 0; i < args_.size(); i++)
+            if (args_[i] == want) {
+                used_[i] = true;
+                return true;
+            }
+        return false;
+    }
+
+    bool given(const char* name) {
+        std::string dashed = std::string("--") + name;
+        for (const std::string& a : args_)
+            if (a == dashed || a.rfind(dashed + "=", 0) == 0) return true;
+        return false;
+    }
+
+    std::string text(const char* name, const std::string& fallback) {
+        std::string dashed = std::string("--") + name;
+        for (size_t i = 0; i < args_.size(); i++) {
+            if (args_[i].rfind(dashed + "=", 0) == 0) {
+                used_[i] = true;
+                return args_[i].substr(dashed.size() + 1);
+            }
+            if (args_[i] == dashed) {
+                if (i + 1 >= args_.size()) fail(dashed + " needs a value; see --help");
+                used_[i] = used_[i + 1] = true;
+                return args_[i + 1];
+            }
+        }
+        return fallback;
+    }
+
+    long integer(const char* name, long fallback, long lowest, long highest) {
+        std::string s = text(name, "");
+        if (s.empty() && !given(name)) return fallback;
+        char* end = nullptr;
+        errno = 0;
+        long v = std::strtol(s.c_str(), &end, 10);
+        if (s.empty() || *end != '\0' || errno == ERANGE)
+            fail("--" + std::string(name) + " expects a whole number, got '" + s + "'");
+        if (v < lowest || v > highest)
+            fail("--" + std::string(name) + " must be from " + std::to_string(lowest) + " to " +
+                 std::to_string(highest) + ", got " + s);
+        return v;
+    }
+
+    double number(const char* name, double fallback, double lowest, double highest) {
+        std::string s = text(name, "");
+        if (s.empty() && !given(name)) return fallback;
+        char* end = nullptr;
+        double v = std::strtod(s.c_str(), &end);
+        if (s.empty() || *end != '\0' || !(v == v) || v - v != 0)
+            fail("--" + std::string(name) + " expects a number, got '" + s + "'");
+        if (v < lowest || v > highest)
+            fail("--" + std::string(name) + " must be from " + trim(lowest) + " to " + trim(highest) +
+                 ", got " + s);
+        return v;
+    }
+
+    // Anything not asked for is an unknown option (or a stray word).
+    void done() {
+        for (size_t i = 0; i < args_.size(); i++)
+            if (!used_[i]) fail("unknown option '" + args_[i] + "'; see --help");
+    }
+
+  private:
+    static std::string trim(double v) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%g", v);
+        return buf;
+    }
+    std::vector<std::string> args_;
+    std::vector<bool> used_;
+};
+
+// ---------------------------------------------------------------------------
+// Files
+
+inline std::string read_file(const std::string& path) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) fail("cannot read '" + path + "': " + std::strerror(errno));
+    std::string bytes;
+    char buf[1 << 16];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) bytes.append(buf, n);
+    bool bad = std::ferror(f);
+    std::fclose(f);
+    if (bad) fail("error while reading '" + path + "'");
+    return bytes;
+}
+
+// Write to a temporary file beside the target, then rename it into place, so
+// a crash or Ctrl-C leaves either the old file or the new one, never half.
+inline void write_file_atomic(const std::string& path, const std::string& bytes) {
+    std::string temporary = path + ".tmp" + std::to_string(getpid());
+    std::FILE* f = std::fopen(temporary.c_str(), "wb");
+    if (!f) fail("cannot write '" + path + "': " + std::strerror(errno));
+    bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+    ok = (std::fflush(f) == 0) && ok;
+    ok = (fsync(fileno(f)) == 0) && ok;
+    ok = (std::fclose(f) == 0) && ok;
+    if (!ok || std::rename(temporary.c_str(), path.c_str()) != 0) {
+        std::remove(temporary.c_str());
+        fail("cannot write '" + path + "': " + std::strerror(errno));
+    }
+}

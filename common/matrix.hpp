@@ -1,0 +1,166 @@
+// common/matrix.hpp: the one small matrix every lesson shares.
+//
+// A Matrix is rows x cols floats stored row by row. Everything is done in
+// float, one plain loop per operation, in an order you can read off the code:
+// the lessons' printed digits depend on that order.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <initializer_list>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+struct Matrix {
+    int rows = 0, cols = 0;
+    std::vector<float> data;  // row-major: element (i, j) is data[i * cols + j]
+
+    Matrix() = default;
+    Matrix(int r, int c, float fill = 0.0f) : rows(r), cols(c), data(size_t(r) * c, fill) {}
+    // Values written out row by row, as a listing writes its data.
+    Matrix(int r, int c, std::initializer_list<float> values) : rows(r), cols(c), data(values) {
+        if (data.size() != size_t(r) * c) throw std::invalid_argument("Matrix: wrong number of values");
+    }
+
+    float& operator()(int i, int j) { return data[size_t(i) * cols + j]; }
+    float operator()(int i, int j) const { return data[size_t(i) * cols + j]; }
+    float* row(int i) { return &data[size_t(i) * cols]; }
+    const float* row(int i) const { return &data[size_t(i) * cols]; }
+};
+
+// ---------------------------------------------------------------------------
+// Arithmetic
+
+// C = A B. Each entry starts at 0 and adds A(i,k) * B(k,j) for k = 0, 1, ...
+inline Matrix matmul(const Matrix& A, const Matrix& B) {
+    if (A.cols != B.rows) throw std::invalid_argument("matmul: inner sizes differ");
+    Matrix C(A.rows, B.cols);  // (A.rows x B.cols)
+    for (int i = 0; i < A.rows; i++)
+        for (int j = 0; j < B.cols; j++) {
+            float sum = 0.0f;
+            for (int k = 0; k < A.cols; k++) sum += A(i, k) * B(k, j);
+            C(i, j) = sum;
+        }
+    return C;
+}
+
+inline Matrix transpose(const Matrix& A) {
+    Matrix T(A.cols, A.rows);  // (A.cols x A.rows)
+    for (int i = 0; i < A.rows; i++)
+        for (int j = 0; j < A.cols; j++) T(j, i) = A(i, j);
+    return T;
+}
+
+inline Matrix add(const Matrix& A, const Matrix& B) {
+    if (A.rows != B.rows || A.cols != B.cols) throw std::invalid_argument("add: shapes differ");
+    Matrix C = A;
+    for (size_t i = 0; i < C.data.size(); i++) C.data[i] += B.data[i];
+    return C;
+}
+
+inline Matrix scale(const Matrix& A, float s) {
+    Matrix C = A;
+    for (float& x : C.data) x *= s;
+    return C;
+}
+
+inline float dot(const float* a, const float* b, int n) {
+    float sum = 0.0f;
+    for (int i = 0; i < n; i++) sum += a[i] * b[i];
+    return sum;
+}
+
+// ---------------------------------------------------------------------------
+// Softmax and the causal mask
+
+// In place. Subtracting the largest entry first keeps exp() from overflowing;
+// it does not change the result, since the same factor cancels above and below.
+inline void softmax(float* x, int n) {
+    float biggest = x[0];
+    for (int i = 1; i < n; i++)
+        if (x[i] > biggest) biggest = x[i];
+    float total = 0.0f;
+    for (int i = 0; i < n; i++) {
+        x[i] = std::exp(x[i] - biggest);
+        total += x[i];
+    }
+    for (int i = 0; i < n; i++) x[i] /= total;
+}
+
+// Each row on its own: row i is query i's weights over the keys.
+inline Matrix softmax_rows(const Matrix& S) {
+    Matrix A = S;
+    for (int i = 0; i < A.rows; i++) softmax(A.row(i), A.cols);
+    return A;
+}
+
+// M(i, j) = 0 where key j <= query i, -infinity where j is later.
+inline Matrix causal_mask(int T) {
+    Matrix M(T, T);  // (T x T)
+    for (int i = 0; i < T; i++)
+        for (int j = i + 1; j < T; j++) M(i, j) = -std::numeric_limits<float>::infinity();
+    return M;
+}
+
+// ---------------------------------------------------------------------------
+// Printing
+
+// Every entry with one printf format, e.g. "%7.3f"; rows indented by `indent`.
+inline void print_matrix(const Matrix& A, const char* format = "%8.3f", const char* indent = "  ") {
+    for (int i = 0; i < A.rows; i++) {
+        std::fputs(indent, stdout);
+        for (int j = 0; j < A.cols; j++) std::printf(format, A(i, j));
+        std::fputc('\n', stdout);
+    }
+}
+
+// A table with a label on every row and column, e.g. words over a weight matrix.
+inline void print_labelled(const Matrix& A, const std::vector<std::string>& row_labels,
+                           const std::vector<std::string>& col_labels, const char* format = "%8.3f",
+                           int label_width = 8) {
+    std::printf("  %*s", label_width, "");
+    for (int j = 0; j < A.cols; j++) std::printf("%8s", col_labels[j].c_str());
+    std::printf("\n");
+    for (int i = 0; i < A.rows; i++) {
+        std::printf("  %-*s", label_width, row_labels[i].c_str());
+        for (int j = 0; j < A.cols; j++) std::printf(format, A(i, j));
+        std::printf("\n");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Random numbers
+//
+// Our own generator (SplitMix64), so a seed gives the same numbers with every
+// compiler and standard library; rand() and std::normal_distribution do not.
+struct Rng {
+    uint64_t state;
+    explicit Rng(uint64_t seed) : state(seed) {}
+
+    uint64_t next() {
+        uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    // Uniform in [0, 1), from the top 24 bits: exactly representable as a float.
+    float uniform() { return float(next() >> 40) * (1.0f / 16777216.0f); }
+    // Uniform whole number in [0, n).
+    int below(int n) { return int(next() % uint64_t(n)); }
+    // Standard normal, by Box-Muller in double, then rounded to float.
+    float normal() {
+        double u1 = (double(next() >> 11) + 1.0) * (1.0 / 9007199254740992.0);  // (0, 1]
+        double u2 = double(next() >> 11) * (1.0 / 9007199254740992.0);          // [0, 1)
+        return float(std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2));
+    }
+};
+
+// A (rows x cols) matrix of normal samples times `std_dev`.
+inline Matrix random_normal(int rows, int cols, Rng& rng, float std_dev = 1.0f) {
+    Matrix A(rows, cols);
+    for (float& x : A.data) x = rng.normal() * std_dev;
+    return A;
+}
