@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 #include <unistd.h>  // isatty, getpid
@@ -17,7 +18,16 @@ inline std::string& program_name() {
     return name;
 }
 
+// A fuzzer or a test that calls a loader directly builds with
+// -DFAIL_THROWS, so that bad input becomes an exception it can catch.
+struct Failure : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 [[noreturn]] inline void fail(const std::string& message) {
+#ifdef FAIL_THROWS
+    throw Failure(message);
+#endif
     std::fflush(stdout);
     std::fprintf(stderr, "%s: %s\n", program_name().c_str(), message.c_str());
     std::exit(2);
