@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "cli.hpp"
 #include "matrix.hpp"
 
 constexpr int ENTRIES = 2;  // keys in each table
@@ -69,7 +70,14 @@ static void compare(const char* title, const Matrix& keys, const std::vector<std
     }
 }
 
-int main() {
+static const char* USAGE =
+    "usage: 15_1_Kernel_Smoothing [--help]\n\n"
+    "Normalised Gaussian-kernel weights exp(-|q-k|^2/2) against softmax(q.k), for keys\n"
+    "of equal and of different lengths (book section 15.1.3).\n"
+    "It takes no options.\n";
+
+int main(int argc, char** argv) {
+    Options(argc, argv, USAGE).done();
     std::vector<std::vector<float>> queries = {{1.0f, 0.0f}, {0.0f, 0.0f}, {-1.0f, 0.0f}, {0.5f, 1.0f}};
 
     // The table of section 15.1.1: both keys of length 1.

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "cli.hpp"
 #include "matrix.hpp"
 
 constexpr int ENTRIES = 2;  // rows of the table
@@ -47,7 +48,15 @@ static void print_lookup(const Lookup& r) {
     std::printf("  z        %s\n", tensor_str(r.z).c_str());
 }
 
-int main() {
+static const char* USAGE =
+    "usage: 15_1_Soft_Lookup [--help]\n\n"
+    "One query looks up a two-entry table of keys and values (book section 15.1.2):\n"
+    "scores, softmax weights and the context vector z, printed as PyTorch prints them,\n"
+    "then the variants the text describes.\n"
+    "It takes no options.\n";
+
+int main(int argc, char** argv) {
+    Options(argc, argv, USAGE).done();
     std::vector<float> query = {1.0f, 0.0f};
     Matrix keys(ENTRIES, D, {
          1.0f, 0.0f,  // k1

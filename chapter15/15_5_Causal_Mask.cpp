@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cli.hpp"
 #include "matrix.hpp"
 
 constexpr int T = 11;                   // positions in the recorded sentence
@@ -44,7 +45,14 @@ static void print_row(const char* label, const std::vector<float>& scores) {
     std::printf("  weights  %s\n", tensor_str(softmax_of(scores)).c_str());
 }
 
-int main() {
+static const char* USAGE =
+    "usage: 15_5_Causal_Mask [--help]\n\n"
+    "The causal mask (book section 15.5): the wear row with and without it, the mask\n"
+    "of the recorded sentence, and three ways of masking, one of them wrong.\n"
+    "It takes no options.\n";
+
+int main(int argc, char** argv) {
+    Options(argc, argv, USAGE).done();
     // The wear row's scores against the keys at players, wear and red (a supposition of the text).
     std::vector<float> scores = {0.0f, 0.0f, 2.0f};
     std::vector<float> unmasked = softmax_of(scores);
