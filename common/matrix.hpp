@@ -5,6 +5,7 @@
 // the lessons' printed digits depend on that order.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -130,6 +131,97 @@ inline void print_labelled(const Matrix& A, const std::vector<std::string>& row_
         std::printf("\n");
     }
 }
+
+// ---------------------------------------------------------------------------
+// Printing as PyTorch does: print(t) of a 1-D or 2-D float tensor, by the rules of
+// torch/_tensor_str.py (_Formatter) with the default options: 4 decimals, 80 columns,
+// more than 1000 entries summarised to the first and last 3 along each dimension.
+
+// One format for every entry of a tensor, so that its columns line up.
+struct TensorStyle {
+    bool whole = true;  // every finite entry is a whole number: written "1."
+    bool sci = false;   // written "1.0000e-05"; otherwise with 4 decimals, "0.8808"
+    int width = 1;      // entries are right-aligned to the widest finite nonzero one
+
+    // The style is chosen from the finite nonzero entries only.
+    explicit TensorStyle(const std::vector<float>& shown) {
+        double smallest = HUGE_VAL, largest = 0;  // in double, as PyTorch compares them
+        for (float x : shown) {
+            if (!std::isfinite(x) || x == 0) continue;
+            smallest = std::min(smallest, std::fabs(double(x)));
+            largest = std::max(largest, std::fabs(double(x)));
+            if (x != std::ceil(x)) whole = false;
+        }
+        if (largest == 0) return;  // nothing finite and nonzero: "0.", "inf", width 1
+        sci = largest / smallest > 1000.0 || largest > 1.0e8 || (!whole && smallest < 1.0e-4);
+        for (float x : shown)
+            if (std::isfinite(x) && x != 0 && int(bare(x).size()) > width) width = int(bare(x).size());
+    }
+    // x without padding. Python writes any NaN as "nan", so this does too.
+    std::string bare(float x) const {
+        if (std::isnan(x)) return "nan";
+        if (std::isinf(x)) return x < 0 ? "-inf" : "inf";
+        char text[64];
+        std::snprintf(text, sizeof text, sci ? "%.4e" : whole ? "%.0f." : "%.4f", double(x));
+        return text;
+    }
+    std::string format(float x) const {
+        std::string text = bare(x);
+        return std::string(text.size() < size_t(width) ? width - text.size() : 0, ' ') + text;
+    }
+};
+
+// The indices printed along a dimension of n: all, or the first and last 3.
+inline std::vector<int> tensor_kept(int n, bool summarise) {
+    std::vector<int> kept;
+    for (int i = 0; i < n; i++)
+        if (!summarise || n <= 6 || i < 3 || i >= n - 3) kept.push_back(i);
+    return kept;
+}
+
+// "[a, b, ...]" for n entries, wrapped to 80 columns; `indent` = columns before the "[".
+inline std::string tensor_row(const float* x, int n, bool summarise, const TensorStyle& style, int indent) {
+    std::vector<std::string> items;
+    for (int j : tensor_kept(n, summarise)) {
+        if (summarise && n > 6 && j == n - 3) items.push_back(" ...");
+        items.push_back(style.format(x[j]));
+    }
+    size_t per_line = std::max(1, (80 - indent) / (style.width + 2));
+    std::string text = "[";
+    for (size_t k = 0; k < items.size(); k++) {
+        if (k > 0) text += k % per_line ? ", " : ",\n" + std::string(indent + 1, ' ');
+        text += items[k];
+    }
+    return text + "]";
+}
+
+// The whole "tensor(...)" text of a (rows x cols) block; a 1-D tensor is one row.
+inline std::string tensor_text(const float* x, int rows, int cols, bool one_dim) {
+    if (rows * cols == 0)
+        return one_dim ? "tensor([])"
+                       : "tensor([], size=(" + std::to_string(rows) + ", " + std::to_string(cols) + "))";
+    bool summarise = rows * cols > 1000;
+    std::vector<float> shown;  // the entries printed, which alone choose the style
+    for (int i : tensor_kept(rows, summarise))
+        for (int j : tensor_kept(cols, summarise)) shown.push_back(x[size_t(i) * cols + j]);
+    TensorStyle style(shown);
+    if (one_dim) return "tensor(" + tensor_row(x, cols, summarise, style, 7) + ")";
+    std::string text = "tensor([";
+    for (int i : tensor_kept(rows, summarise)) {
+        if (i > 0) text += ",\n        ";
+        if (summarise && rows > 6 && i == rows - 3) text += "...,\n        ";
+        text += tensor_row(x + size_t(i) * cols, cols, summarise, style, 8);
+    }
+    return text + "])";
+}
+
+inline std::string tensor_str(const float* x, int n) { return tensor_text(x, 1, n, true); }
+inline std::string tensor_str(const std::vector<float>& x) { return tensor_text(x.data(), 1, int(x.size()), true); }
+inline std::string tensor_str(const Matrix& A) { return tensor_text(A.data.data(), A.rows, A.cols, false); }
+// Like print(t) in Python: the text, then a newline.
+inline void print_tensor(const float* x, int n) { std::printf("%s\n", tensor_str(x, n).c_str()); }
+inline void print_tensor(const std::vector<float>& x) { std::printf("%s\n", tensor_str(x).c_str()); }
+inline void print_tensor(const Matrix& A) { std::printf("%s\n", tensor_str(A).c_str()); }
 
 // ---------------------------------------------------------------------------
 // Random numbers
