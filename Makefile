@@ -15,7 +15,7 @@ SOURCES  := $(sort $(wildcard chapter*/*.cpp chapter*/*/*.cpp))
 PROGRAMS := $(patsubst %.cpp,$(BUILD)/%,$(SOURCES))
 TESTSRC  := $(sort $(wildcard tests/*.cpp))
 TESTBINS := $(patsubst %.cpp,$(BUILD)/%,$(TESTSRC))
-HEADERS  := $(wildcard common/*.hpp chapter*/*.hpp tests/*.hpp)
+HEADERS  := $(wildcard common/*.hpp chapter*/*.hpp chapter*/*/*.hpp tests/*.hpp)
 
 .PHONY: all run test golden sanitize matrix bench data clean help
 .DEFAULT_GOAL := all
