@@ -41,9 +41,9 @@ int main() {
     Matrix X = sentence_109();
     const std::vector<std::string>& words = words_109();
 
-    // Chosen, not trained: the queries come out positive, negative and exactly zero.
+    // Chosen, not trained, (1 x DM): the queries come out positive, negative and exactly zero.
     Matrix W_Q(D_K1, DM, {+0.20f, -1.00f, +0.00f, +1.00f});
-    // The key is each word's first component.
+    // (1 x DM): the key is each word's first component.
     Matrix W_K(D_K1, DM, {+1.00f, +0.00f, +0.00f, +0.00f});
     Attention a = self_attention(X, W_Q, W_K, WV_109());  // a.Q and a.K are (SL x 1)
 
