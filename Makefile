@@ -15,9 +15,9 @@ SOURCES  := $(sort $(wildcard chapter*/*.cpp chapter*/*/*.cpp))
 PROGRAMS := $(patsubst %.cpp,$(BUILD)/%,$(SOURCES))
 TESTSRC  := $(sort $(wildcard tests/*.cpp))
 TESTBINS := $(patsubst %.cpp,$(BUILD)/%,$(TESTSRC))
-HEADERS  := $(wildcard common/*.hpp chapter*/*.hpp tests/*.hpp)
+HEADERS  := $(wildcard common/*.hpp chapter*/*.hpp chapter*/*/*.hpp tests/*.hpp)
 
-.PHONY: all run test golden sanitize matrix bench data clean help
+.PHONY: all run test golden sanitize matrix bench data clean help check-exercise
 .DEFAULT_GOAL := all
 
 all: $(PROGRAMS) $(TESTBINS)
@@ -51,6 +51,10 @@ matrix:
 bench: all
 	@bash tests/bench.sh $(BUILD)
 
+# Grades a student's exercise against its golden: make check-exercise EX=3 SRC=student.cpp
+check-exercise:
+	@CXX="$(CXX)" CXXFLAGS="$(CXXFLAGS)" bash tests/grade_exercise.sh "$(EX)" "$(SRC)"
+
 data:
 	@mkdir -p data
 	curl -fL -o data/tinyshakespeare.txt.part \
@@ -68,6 +72,7 @@ help:
 	@echo "make sanitize   the tests again under AddressSanitizer + UndefinedBehaviorSanitizer"
 	@echo "make matrix     the tests with g++ and clang++, each at -O0 and -O2"
 	@echo "make bench      time the programs that train"
+	@echo "make check-exercise EX=3 SRC=student.cpp   grade a chapter 20 exercise"
 	@echo "make data       download tiny Shakespeare into data/ (for training only)"
 	@echo "make clean      remove build/"
 	@echo "Variables: CXX=clang++  OPT=-O0  BUILD=dir"

@@ -1,0 +1,58 @@
+// ex3_Cross_Attention.cpp: 3 decoder positions attend over 5 encoder positions.
+// Book section: 20.9 (exercise 3)
+//
+// Cross-attention is listing 109's function with the queries taken from one
+// sequence and the keys and values from another (20.7). The weight matrix is
+// then (decoder x encoder), 3 x 5, and there is one output per decoder position.
+#include <cmath>
+#include <cstdio>
+#include <initializer_list>
+
+#include "attention109.hpp"
+
+constexpr int DEC = 3;  // decoder positions: the queries
+
+// A copy of A with one more row at the bottom.
+static Matrix append_row(Matrix A, std::initializer_list<float> row) {
+    A.data.insert(A.data.end(), row);
+    A.rows++;
+    return A;
+}
+
+int main() {
+    // The encoder reads listing 109's sentence and one more word (embedding made up).
+    Matrix encoder = append_row(sentence_109(), {0.1f, -0.4f, 0.3f, 0.2f});  // (5 x DM)
+    std::vector<std::string> encoder_words = words_109();
+    encoder_words.push_back("today");
+    // The decoder has produced three positions of a translation so far, (DEC x DM).
+    Matrix decoder(DEC, DM, {
+         0.9f,  0.1f,  0.4f, -0.1f,  // le
+         0.2f,  0.7f,  0.0f,  0.5f,  // chat
+        -0.1f,  0.2f,  0.8f,  0.4f,  // assis
+    });
+    const std::vector<std::string> decoder_words = {"le", "chat", "assis"};
+
+    // Queries from the decoder; keys and values from the encoder; listing 109's projections.
+    Attention cross = attention(decoder, encoder, WQ_109(), WK_109(), WV_109());
+
+    std::printf("Cross-attention: %d decoder positions attend over %d encoder positions\n", decoder.rows,
+                encoder.rows);
+    std::printf("Queries from the decoder, keys and values from the encoder\n\n");
+    std::printf("Attention weights [%d x %d], rows decoder query, cols encoder key\n\n", cross.weights.rows,
+                cross.weights.cols);
+    print_weights(cross.weights, decoder_words, encoder_words);
+
+    std::printf("\nRow sums:");
+    float worst = 0.0f;  // largest distance of a row sum from 1
+    for (int i = 0; i < cross.weights.rows; i++) {
+        float sum = 0.0f;
+        for (int j = 0; j < cross.weights.cols; j++) sum += cross.weights(i, j);
+        std::printf(" %.3f", sum);
+        worst = std::fmax(worst, std::fabs(sum - 1.0f));
+    }
+    std::printf("\nEvery row sums to 1: %s\n", worst < 1e-6f ? "yes" : "no");
+
+    std::printf("\nOutput vectors, d_v=%d, one per decoder position\n\n", cross.out.cols);
+    print_vectors(cross.out, decoder_words);
+    return 0;
+}
