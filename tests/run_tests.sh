@@ -41,8 +41,9 @@ done < <(bash tests/lessons.sh)
 while IFS= read -r golden; do
   name=${golden#tests/golden/}; name=${name%.txt}
   out="$outputs/${name//\//__}"
-  if ! run_golden "$name" "$out"; then
-    fail "$name exited with status $? ($(head -c 300 "$out.err"))"
+  run_golden "$name" "$out"; status=$?
+  if [ "$status" -ne 0 ]; then
+    fail "$name exited with status $status ($(head -c 300 "$out.err"))"
   elif [ "$mode" = --golden ]; then
     cmp -s "$out" "$golden" || { cp "$out" "$golden"; echo "wrote $golden"; }
   elif diff -u "$golden" "$out" > "$out.diff"; then
