@@ -95,9 +95,9 @@ class Options {
         char* end = nullptr;
         errno = 0;
         long v = std::strtol(s.c_str(), &end, 10);
-        if (s.empty() || *end != '\0' || errno == ERANGE)
+        if (s.empty() || *end != '\0')
             fail("--" + std::string(name) + " expects a whole number, got '" + s + "'");
-        if (v < lowest || v > highest)
+        if (errno == ERANGE || v < lowest || v > highest)
             fail("--" + std::string(name) + " must be from " + std::to_string(lowest) + " to " +
                  std::to_string(highest) + ", got " + s);
         return v;
