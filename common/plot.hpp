@@ -24,6 +24,7 @@
 struct Series {
     std::string name;
     std::vector<float> y;  // one value per x
+    std::string colour = "";  // SVG colour, e.g. "#d62728"; "" takes the next from SERIES_COLOURS
 };
 
 struct LineChart {
@@ -38,6 +39,7 @@ struct Heatmap {
     Matrix values;                                    // (rows x cols)
     std::vector<std::string> row_labels, col_labels;  // "" leaves a row or column unlabelled
     float lo = NAN, hi = NAN;                         // the colour scale's range; NAN: from the data
+    std::string x_label = "", y_label = "";           // what the columns and the rows are (SVG only)
 };
 
 // ---------------------------------------------------------------------------
@@ -171,7 +173,7 @@ inline std::string svg_line_chart(const LineChart& c) {
         std::string d;
         for (size_t i = 0; i < c.x.size() && i < c.series[s].y.size(); i++)
             d += (i ? " L" : "M") + format_number("%.1f", px(c.x[i])) + "," + format_number("%.1f", py(c.series[s].y[i]));
-        const char* colour = SERIES_COLOURS[s % 6];
+        const std::string colour = c.series[s].colour.empty() ? SERIES_COLOURS[s % 6] : c.series[s].colour;
         double ly = top + 10 + 20 * s;
         svg += svg_path(d, colour) + svg_line(left + pw + 15, ly, left + pw + 40, ly, colour);
         svg += svg_text(left + pw + 46, ly + 4, c.series[s].name, "start");
@@ -238,9 +240,10 @@ inline std::string svg_heatmap(const Heatmap& h, double cell_width = 24, double 
     float lo, hi;
     value_range(A.data, lo, hi, h.lo, h.hi);
     bool diverging = lo < 0 && hi > 0;
-    const double left = 90, top = 50, pw = cell_width * A.cols, ph = cell_height * A.rows;
-    const double W = left + pw + 110, H = top + ph + 70;
-    std::string svg = svg_open(int(W), int(H)) + svg_text(left + pw / 2, 24, h.title, "middle", 0, 15);
+    const double left = 110, top = 50, pw = cell_width * A.cols, ph = cell_height * A.rows;
+    const double W = std::max(left + pw + 110, 8.0 * h.title.size() + 40), H = top + ph + 90;  // room for the title
+    std::string svg = svg_open(int(W), int(H)) + svg_text(W / 2, 24, h.title, "middle", 0, 15);
+    svg += svg_text(left + pw / 2, H - 10, h.x_label) + svg_text(16, top + ph / 2, h.y_label, "middle", -90);
     for (int i = 0; i < A.rows; i++)
         for (int j = 0; j < A.cols; j++)
             svg += svg_rect(left + j * cell_width, top + i * cell_height, cell_width + 0.3, cell_height + 0.3,
