@@ -297,6 +297,11 @@ int main(int argc, char** argv) {
     options.done();
     if (options.given("svg") && svg_dir.empty()) fail("--svg needs a folder; see --help");
     if (!svg_dir.empty()) require_svg_folder(svg_dir);
+    const bool writes = !init_file.empty() || !save_file.empty();
+    if ((seeds > 0 || repetitions > 0) && (writes || !load_file.empty() || !svg_dir.empty()))
+        fail("--seeds and --time train many runs; they do not take --init, --save, --load or --svg");
+    if (!load_file.empty() && (writes || one_run))
+        fail("--load reads a trained model instead of training; it does not take --init, --save, --lr or --updates");
 
     if (repetitions > 0) {
         time_training(repetitions, seed, scale, lr, updates);
@@ -345,8 +350,11 @@ int main(int argc, char** argv) {
                     slow_updates);
         Run slow = train_and_measure(start, slow_lr, slow_updates);
         print_table(slow);
-        std::printf("\nPosition 5 first has 1.000 of the weight after %d updates at lr %g, and after %d at lr %g.\n",
-                    first_full_weight(run), double(lr), first_full_weight(slow), double(slow_lr));
+        if (first_full_weight(run) >= 0 && first_full_weight(slow) >= 0)
+            std::printf("\nPosition 5 first has 1.000 of the weight after %d updates at lr %g, and after %d at lr %g.\n",
+                        first_full_weight(run), double(lr), first_full_weight(slow), double(slow_lr));
+        else
+            std::printf("\nPosition 5 does not reach 1.000 of the weight in both runs from this start.\n");
     }
     if (!svg_dir.empty()) std::printf("\nSVG pictures written to %s/.\n", svg_dir.c_str());
     return 0;

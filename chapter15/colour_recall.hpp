@@ -28,9 +28,9 @@ constexpr int COLOUR_POS = 4;  // the stated colour is at position 5 (index 4) i
 
 // The words and punctuation of the lab texts: 17 tokens. "The" and "the" differ.
 inline const std::vector<std::string>& vocabulary() {
-    static const std::vector<std::string> words = {"The",  "team",    "colour",  "is",  "red", "blue",
-                                                   "black", ".",      "game",    "starting", "players",
-                                                   "are",   "on",     "court",   "So",  "the", "wear"};
+    static const std::vector<std::string> words = {"The", "team", "colour", "is", "red", "blue",
+                                                   "black", ".", "game", "starting", "players", "are",
+                                                   "on", "court", "So", "the", "wear"};
     return words;
 }
 constexpr int VOCAB = 17;
@@ -135,7 +135,7 @@ inline Params random_start(uint64_t seed, int vocab = VOCAB, float init_scale = 
 // Y = X W for a W of COLS columns: the same sums as matmul() in
 // common/matrix.hpp (each entry adds X(i,k) W(k,j) for k = 0, 1, ...), but
 // with the size known when compiling and a row of sums kept in a local array,
-// so the compiler can work on all COLS columns at once (about twice as fast).
+// so the compiler can work on all COLS columns at once: training runs faster.
 template <int COLS>
 inline Matrix project(const Matrix& X, const Matrix& W) {
     Matrix Y(X.rows, COLS);  // (X.rows x COLS)

@@ -108,6 +108,8 @@ expect_error "--svg into a missing folder" "does not exist" "$lab5" --svg "$work
 expect_error "a non-numeric seed" "expects a whole number" "$lab5" --seed abc
 expect_error "a negative learning rate" "must be from" "$lab5" --lr -1
 expect_error "an unknown option" "unknown option '--colour'" "$lab5" --colour red
+expect_error "--load with --save" "does not take" "$lab5" --load "$work/trained.txt" --save "$work/again.txt"
+expect_error "--seeds with --svg" "do not take" "$lab5" --seeds 2 --svg "$work"
 expect_error "15_2_Lab4_Model: an unknown option" "unknown option" "$lab4" --verbose
 
 # ---------------------------------------------------------------------------
