@@ -231,40 +231,54 @@ inline void backward(const Params& p, const std::vector<int>& tokens, const Forw
     Matrix d_z(1, D_V);  // (1 x D_V): d_logits W_out^T
     for (int r = 0; r < D_V; r++) d_z(0, r) = dot(d_logits.row(0), p.W_out.row(r), vocab);
 
-    // z = sum_j a_j v_j: d a_j = d_z . v_j and d v_j = a_j d_z
+    // z = sum_j a_j v_j: d a_j = d_z . v_j, and d v_j = a_j d_z (used below)
     Matrix d_weights(1, T);  // (1 x T)
-    Matrix d_V(T, D_V);      // (T x D_V)
-    for (int j = 0; j < T; j++) {
-        d_weights(0, j) = dot(d_z.row(0), f.V.row(j), D_V);
-        for (int c = 0; c < D_V; c++) d_V(j, c) = f.weights(0, j) * d_z(0, c);
-    }
+    for (int j = 0; j < T; j++) d_weights(0, j) = dot(d_z.row(0), f.V.row(j), D_V);
 
     // a = softmax(s): d s_j = a_j (d a_j - sum_l a_l d a_l)
     float mean_d_weight = dot(f.weights.row(0), d_weights.row(0), T);
     Matrix d_scores(1, T);  // (1 x T)
     for (int j = 0; j < T; j++) d_scores(0, j) = f.weights(0, j) * (d_weights(0, j) - mean_d_weight);
 
-    // s_j = q . k_j / 2: d q = sum_j d s_j k_j / 2 and d k_j = d s_j q / 2
+    // s_j = q . k_j / 2: d q = sum_j d s_j k_j / 2, and d k_j = d s_j q / 2 (used below)
     const float score_scale = 1.0f / std::sqrt(float(D_K));
     Matrix d_q(1, D_K);  // (1 x D_K)
-    Matrix d_K(T, D_K);  // (T x D_K)
     for (int j = 0; j < T; j++)
-        for (int c = 0; c < D_K; c++) {
-            d_q(0, c) += d_scores(0, j) * f.K(j, c) * score_scale;
-            d_K(j, c) = d_scores(0, j) * f.q(0, c) * score_scale;
-        }
+        for (int c = 0; c < D_K; c++) d_q(0, c) += d_scores(0, j) * f.K(j, c) * score_scale;
 
-    // q = x_last W_Q, K = X W_K, V = X W_V: each W gets x^T times its output's
-    // gradient, and each embedding row gets that gradient times W^T. Every
-    // position fed its key and value; the last one also fed the query.
-    for (int t = 0; t < T; t++) {
-        const float* x = f.X.row(t);
-        float d_x[D] = {};  // (D): this position's embedding gradient
-        add_outer_and_back<D, D_K>(x, d_K.row(t), p.W_K, grad.W_K, d_x);
-        add_outer_and_back<D, D_V>(x, d_V.row(t), p.W_V, grad.W_V, d_x);
-        if (t == T - 1) add_outer_and_back<D, D_K>(x, d_q.row(0), p.W_Q, grad.W_Q, d_x);
-        for (int r = 0; r < D; r++) grad.embeddings(tokens[t], r) += d_x[r];
+    // K = X W_K and V = X W_V. Every key's gradient d k_j = d s_j (q/2) is one
+    // vector times a number, and so is every value's, d v_j = a_j d_z. So
+    //   W_K's gradient  sum_j x_j^T d k_j = (sum_j d s_j x_j)^T (q/2),
+    //   W_V's gradient  sum_j x_j^T d v_j = (sum_j a_j x_j)^T d_z,
+    //   x_j's gradient  d k_j W_K^T + d v_j W_V^T = d s_j (q/2 W_K^T) + a_j (d_z W_V^T),
+    // and the products with W_K^T and W_V^T are made once, not once per position.
+    float half_q[D_K];  // (D_K): q / 2
+    for (int c = 0; c < D_K; c++) half_q[c] = f.q(0, c) * score_scale;
+    float key_back[D], value_back[D];         // (D): (q/2) W_K^T and d_z W_V^T
+    float sum_ds_x[D] = {}, sum_a_x[D] = {};  // (D): sum_j d s_j x_j and sum_j a_j x_j
+    for (int r = 0; r < D; r++) {
+        key_back[r] = 0.0f, value_back[r] = 0.0f;
+        for (int c = 0; c < D_K; c++) key_back[r] += half_q[c] * p.W_K(r, c);
+        for (int c = 0; c < D_V; c++) value_back[r] += d_z(0, c) * p.W_V(r, c);
     }
+    for (int t = 0; t < T; t++) {
+        const float ds = d_scores(0, t), a = f.weights(0, t);
+        float* d_embedding = grad.embeddings.row(tokens[t]);
+        for (int r = 0; r < D; r++) {
+            sum_ds_x[r] += ds * f.X(t, r);
+            sum_a_x[r] += a * f.X(t, r);
+            d_embedding[r] += ds * key_back[r] + a * value_back[r];
+        }
+    }
+    for (int r = 0; r < D; r++) {
+        for (int c = 0; c < D_K; c++) grad.W_K(r, c) += sum_ds_x[r] * half_q[c];
+        for (int c = 0; c < D_V; c++) grad.W_V(r, c) += sum_a_x[r] * d_z(0, c);
+    }
+
+    // q = x_last W_Q: W_Q gets x_last^T d q, and the last position's embedding d q W_Q^T.
+    float d_x_last[D] = {};
+    add_outer_and_back<D, D_K>(f.X.row(T - 1), d_q.row(0), p.W_Q, grad.W_Q, d_x_last);
+    for (int r = 0; r < D; r++) grad.embeddings(tokens[T - 1], r) += d_x_last[r];
 }
 
 // ===========================================================================
