@@ -23,7 +23,7 @@ static bool explain(const Params& p, const Example& e) {
     while (token_id(COLOURS[target_k]) != e.target) target_k++;
     bool colour_first = argmax(f.weights) == COLOUR_POS;
     for (int j = 0; j < T; j++) {
-        std::printf("  %8d  %-8s  %16.1f  %6.3f          ", j + 1, vocabulary()[e.tokens[j]].c_str(), f.scores(0, j),
+        std::printf("  %8d  %-8s  %16.1f  %6.3f         ", j + 1, vocabulary()[e.tokens[j]].c_str(), f.scores(0, j),
                     f.weights(0, j));
         float adds[3];
         for (int k = 0; k < 3; k++) {
@@ -31,7 +31,7 @@ static bool explain(const Params& p, const Example& e) {
             float value_times_out = 0.0f;
             for (int r = 0; r < D_V; r++) value_times_out += f.V(j, r) * p.W_out(r, c);
             adds[k] = f.weights(0, j) * value_times_out;
-            std::printf("%+7.1f ", std::fabs(adds[k]) < 0.05f ? 0.0 : double(adds[k]));  // no "-0.0"
+            std::printf(" %+7.1f", std::fabs(adds[k]) < 0.05f ? 0.0 : double(adds[k]));  // no "-0.0"
         }
         if (j == COLOUR_POS)
             for (int k = 0; k < 3; k++) colour_first = colour_first && (token_id(COLOURS[k]) == e.target || adds[k] < adds[target_k]);
@@ -42,8 +42,8 @@ static bool explain(const Params& p, const Example& e) {
             other_weight = std::fmax(other_weight, f.weights(0, j));
         }
     }
-    std::printf("  colour scores (logits), the column sums plus the bias:   ");
-    for (const char* colour : COLOURS) std::printf("%+7.1f ", f.logits(0, token_id(colour)));
+    std::printf("  colour scores (logits), the column sums plus the bias:  ");
+    for (const char* colour : COLOURS) std::printf(" %+7.1f", f.logits(0, token_id(colour)));
     std::printf("\n  every other position: scores %.1f to %.1f, weight at most %.3f\n", other_low, other_high,
                 other_weight);
     std::printf("  p(%s) = %.3f\n\n", vocabulary()[e.target].c_str(), f.probs(0, e.target));

@@ -216,6 +216,7 @@ inline std::string text_line_chart(const LineChart& c, bool fancy, int width = 6
             else if (fancy) out += "\x1b[" + std::to_string(ANSI_COLOURS[s % 6]) + "m" + FANCY_MARKS[s % 6] + "\x1b[0m";
             else out += PLAIN_MARKS[s % 6];
         }
+        while (out.back() == ' ') out.pop_back();  // no trailing spaces
         out += "\n";
     }
     out += "  " + std::string(pad + 1, ' ') + (fancy ? "\u2514" : "+");
