@@ -135,9 +135,12 @@ void draw_training(const Run& run, const std::string& svg_dir) {
 
     // The wear row: one row per position of the red prefix, one column per update.
     const Example red = training_examples()[0];
-    const int T = int(red.tokens.size()), every = updates >= 100 ? updates / 20 : 1;
+    const int T = int(red.tokens.size());
+    const int every = updates >= 100 ? updates / 20 : 1;       // about 21 columns in the terminal
+    const int svg_every = updates >= 400 ? updates / 400 : 1;  // at most about 400 in the SVG
+    const int label_step = int(nice_ticks(0, updates)[1]);     // a round number of updates
     Heatmap wear_text{"Attention row at wear (position 10) over the updates, red prefix", Matrix(T, updates / every + 1), {}, {}};
-    Heatmap wear_svg{wear_text.title, Matrix(T, updates + 1), {}, {}};
+    Heatmap wear_svg{wear_text.title, Matrix(T, updates / svg_every + 1), {}, {}};
     wear_text.lo = wear_svg.lo = 0.0f, wear_text.hi = wear_svg.hi = 1.0f;
     wear_svg.x_label = "update", wear_svg.y_label = "key position";
     for (int j = 0; j < T; j++) {
@@ -145,14 +148,15 @@ void draw_training(const Run& run, const std::string& svg_dir) {
         wear_text.row_labels.push_back(label);
         wear_svg.row_labels.push_back(label);
         for (int u = 0; u <= updates; u++) {
-            wear_svg.values(j, u) = run.history[u].wear_row[j];
+            if (u % svg_every == 0) wear_svg.values(j, u / svg_every) = run.history[u].wear_row[j];
             if (u % every == 0) wear_text.values(j, u / every) = run.history[u].wear_row[j];
         }
     }
     for (int u = 0; u <= updates; u++) {
         bool labelled = u % (every * 5) == 0 || u == updates;
         if (u % every == 0) wear_text.col_labels.push_back(labelled ? std::to_string(u) : "");
-        wear_svg.col_labels.push_back(u % (updates >= 100 ? 50 : 10) == 0 ? std::to_string(u) : "");
+        if (u % svg_every == 0)  // the column holding a multiple of label_step shows that multiple
+            wear_svg.col_labels.push_back(u % label_step < svg_every ? std::to_string(u - u % label_step) : "");
     }
 
     show(text_line_chart(loss, fancy));
@@ -161,7 +165,7 @@ void draw_training(const Run& run, const std::string& svg_dir) {
     show(text_line_chart(probs, fancy));
     if (!svg_dir.empty()) {
         write_svg(svg_dir, "loss.svg", svg_line_chart(loss));
-        write_svg(svg_dir, "wear_row.svg", svg_heatmap(wear_svg, 600.0 / (updates + 1), 24));
+        write_svg(svg_dir, "wear_row.svg", svg_heatmap(wear_svg, 600.0 / wear_svg.values.cols, 24));
         write_svg(svg_dir, "colour_probabilities.svg", svg_line_chart(probs));
     }
 }
