@@ -2,11 +2,18 @@
 """An independent double-precision computation of the colour-recall numbers
 (chapter15), used to check the goldens before they were written.
 
-Written from the issue text and the book, not from the C++: its own
-vocabulary and texts, its own SplitMix64 + Box-Muller, forward pass, a
-backward pass derived separately in matrix form, and Adam as PyTorch writes it.
+Written separately from the C++, not translated from it: its own vocabulary
+and texts, SplitMix64 + Box-Muller, forward pass, Adam as PyTorch writes it,
+and a backward pass by the plain per-position chain rule (the C++ uses a
+factored form). The gradients themselves are checked independently by finite
+differences in tests/colour_recall_grad_test.cpp.
 
-    python3 tests/colour_recall_reference.py [--slow]
+    python3 tests/colour_recall_reference.py             Lab 4, the lr 0.03 run, 15.3, 15.4, 15.7
+    python3 tests/colour_recall_reference.py --slow      ... and Lab 5's second run (about a minute)
+    python3 tests/colour_recall_reference.py --sweep 0.2 40   ... and the seed sweep's per-seed lines
+
+Not run by make test (it takes seconds to minutes); chapter15/README.md says
+what it was compared with.
 """
 import math, sys
 
