@@ -17,7 +17,7 @@ TESTSRC  := $(sort $(wildcard tests/*.cpp))
 TESTBINS := $(patsubst %.cpp,$(BUILD)/%,$(TESTSRC))
 HEADERS  := $(wildcard common/*.hpp chapter*/*.hpp chapter*/*/*.hpp tests/*.hpp)
 
-.PHONY: all run test golden sanitize matrix bench data clean help check-exercise
+.PHONY: all run test golden sanitize matrix bench fuzz data clean help check-exercise
 .DEFAULT_GOAL := all
 
 all: $(PROGRAMS) $(TESTBINS)
@@ -51,6 +51,11 @@ matrix:
 bench: all
 	@bash tests/bench.sh $(BUILD)
 
+# libFuzzer on the file loaders, FUZZ_SECONDS each (needs clang++); outside make test.
+FUZZ_SECONDS ?= 60
+fuzz:
+	@bash tests/fuzz/run.sh $(FUZZ_SECONDS)
+
 # Grades a student's exercise against its golden: make check-exercise EX=3 SRC=student.cpp
 check-exercise:
 	@CXX="$(CXX)" CXXFLAGS="$(CXXFLAGS)" bash tests/grade_exercise.sh "$(EX)" "$(SRC)"
@@ -73,6 +78,7 @@ help:
 	@echo "make matrix     the tests with g++ and clang++, each at -O0 and -O2"
 	@echo "make bench      time the programs that train"
 	@echo "make check-exercise EX=3 SRC=student.cpp   grade a chapter 20 exercise"
+	@echo "make fuzz       libFuzzer on the file loaders, FUZZ_SECONDS=60 each"
 	@echo "make data       download tiny Shakespeare into data/ (for training only)"
 	@echo "make clean      remove build/"
 	@echo "Variables: CXX=clang++  OPT=-O0  BUILD=dir"
