@@ -207,13 +207,13 @@ inline void attend_forward(float* found, float* weights, const float* lookups, i
                 row[s] = std::exp(row[s] - biggest);
                 total += row[s];
             }
-            float* out = found + t * WIDTH + h * SIZE;
-            for (int i = 0; i < SIZE; i++) out[i] = 0.0f;
+            float mix[SIZE] = {};  // the values, each times its weight (kept local: registers)
             for (int s = 0; s <= t; s++) {
                 row[s] /= total;
                 const float* value = lookups + s * 3 * WIDTH + 2 * WIDTH + h * SIZE;
-                for (int i = 0; i < SIZE; i++) out[i] += row[s] * value[i];
+                for (int i = 0; i < SIZE; i++) mix[i] += row[s] * value[i];
             }
+            for (int i = 0; i < SIZE; i++) found[t * WIDTH + h * SIZE + i] = mix[i];
             for (int s = t + 1; s < T; s++) row[s] = 0.0f;  // no peeking: nothing above the diagonal
         }
     }
@@ -244,15 +244,18 @@ inline void attend_backward(float* dlookups, const float* dfound, const float* w
             for (int s = 0; s <= t; s++) mixed += row[s] * dweight[s];
             const float* query = lookups + t * 3 * WIDTH + h * SIZE;
             float* dquery = dlookups + t * 3 * WIDTH + h * SIZE;
+            float dq[SIZE];  // dquery, kept local (registers) while every s adds to it
+            for (int i = 0; i < SIZE; i++) dq[i] = dquery[i];
             for (int s = 0; s <= t; s++) {
                 const float dscore = row[s] * (dweight[s] - mixed) * scale;
                 const float* key = lookups + s * 3 * WIDTH + WIDTH + h * SIZE;
                 float* dkey = dlookups + s * 3 * WIDTH + WIDTH + h * SIZE;
                 for (int i = 0; i < SIZE; i++) {
-                    dquery[i] += dscore * key[i];
+                    dq[i] += dscore * key[i];
                     dkey[i] += dscore * query[i];
                 }
             }
+            for (int i = 0; i < SIZE; i++) dquery[i] = dq[i];
         }
     }
 }
