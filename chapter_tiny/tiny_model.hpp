@@ -227,33 +227,32 @@ inline void attend_backward(float* dlookups, const float* dfound, const float* w
     for (int t = 0; t < T; t++) {
         for (int h = 0; h < HEADS; h++) {
             const float* row = weights + (h * T + t) * T;
-            const float* dout = dfound + t * WIDTH + h * SIZE;
+            float dout[SIZE];  // d found for this letter and head (a local copy: registers)
+            for (int i = 0; i < SIZE; i++) dout[i] = dfound[t * WIDTH + h * SIZE + i];
             // found = sum_s weight[s] * value[s]
             for (int s = 0; s <= t; s++) {
                 const float* value = lookups + s * 3 * WIDTH + 2 * WIDTH + h * SIZE;
                 float* dvalue = dlookups + s * 3 * WIDTH + 2 * WIDTH + h * SIZE;
+                for (int i = 0; i < SIZE; i++) dvalue[i] += row[s] * dout[i];
                 float dot = 0.0f;
-                for (int i = 0; i < SIZE; i++) {
-                    dot += dout[i] * value[i];
-                    dvalue[i] += row[s] * dout[i];
-                }
+                for (int i = 0; i < SIZE; i++) dot += dout[i] * value[i];
                 dweight[s] = dot;
             }
             // softmax: dscore[s] = weight[s] * (dweight[s] - sum_s' weight[s'] dweight[s'])
             float mixed = 0.0f;
             for (int s = 0; s <= t; s++) mixed += row[s] * dweight[s];
-            const float* query = lookups + t * 3 * WIDTH + h * SIZE;
+            float query[SIZE], dq[SIZE];  // the query and its gradient, kept local (registers)
             float* dquery = dlookups + t * 3 * WIDTH + h * SIZE;
-            float dq[SIZE];  // dquery, kept local (registers) while every s adds to it
-            for (int i = 0; i < SIZE; i++) dq[i] = dquery[i];
+            for (int i = 0; i < SIZE; i++) {
+                query[i] = lookups[t * 3 * WIDTH + h * SIZE + i];
+                dq[i] = dquery[i];
+            }
             for (int s = 0; s <= t; s++) {
                 const float dscore = row[s] * (dweight[s] - mixed) * scale;
                 const float* key = lookups + s * 3 * WIDTH + WIDTH + h * SIZE;
                 float* dkey = dlookups + s * 3 * WIDTH + WIDTH + h * SIZE;
-                for (int i = 0; i < SIZE; i++) {
-                    dq[i] += dscore * key[i];
-                    dkey[i] += dscore * query[i];
-                }
+                for (int i = 0; i < SIZE; i++) dq[i] += dscore * key[i];
+                for (int i = 0; i < SIZE; i++) dkey[i] += dscore * query[i];
             }
             for (int i = 0; i < SIZE; i++) dquery[i] = dq[i];
         }
