@@ -8,6 +8,7 @@ set -u
 seconds=${1:-60}
 cd "$(dirname "$0")/../.."
 make -s build/chapter15/15_2_Lab5_Training || exit 1
+[ -f chapter_tiny/shakespeare.tiny ] || { echo "chapter_tiny/shakespeare.tiny is missing"; exit 1; }
 status=0
 for source in tests/fuzz/*_fuzz.cpp; do
   target=$(basename "$source" _fuzz.cpp)
