@@ -404,6 +404,9 @@ int main(int argc, char** argv) {
             return 0;
         }
     }
+    // Resumed after the last step (killed between writing the state and the
+    // checkpoint): the checkpoint on disk may still be the step before.
+    if (first_step == s.steps) save_model(out, model);
     const float final_val = validation_loss(model, text, 0, workers);
     std::printf("done: %ld steps in %s; validation loss %.4f nats per character over all of the last 10%%; "
                 "wrote %s\n",

@@ -158,6 +158,8 @@ inline void write_file_atomic(const std::string& path, const std::string& bytes)
     ok = (std::fflush(f) == 0) && ok;
     ok = (fsync(fileno(f)) == 0) && ok;
     ok = (std::fclose(f) == 0) && ok;
+    // The interrupted-training test sets SLOW_WRITE_MS to kill a program mid-write.
+    if (const char* ms = std::getenv("SLOW_WRITE_MS")) usleep(useconds_t(std::atoi(ms)) * 1000);
     if (!ok || std::rename(temporary.c_str(), path.c_str()) != 0) {
         std::remove(temporary.c_str());
         fail("cannot write '" + path + "': " + std::strerror(errno));

@@ -11,14 +11,7 @@ trap 'rm -rf "$work"' EXIT
 status=0
 bad() { echo "FAILED: $*"; status=1; }
 
-# A small text with a pattern to learn: 60 lines of a few short sentences.
-for i in $(seq 1 60); do
-  case $((i % 3)) in
-    0) echo "to be, or not to be: that is the question." ;;
-    1) echo "the cat sat on the mat, and the dog sat on the log." ;;
-    2) echo "all the world's a stage, and all the men merely players." ;;
-  esac
-done > "$work/text.txt"
+bash "$(dirname "$0")/tiny_text.sh" > "$work/text.txt"
 
 run() {  # run NAME ARGS...: a short training run writing $work/NAME.tiny
   local name=$1; shift
