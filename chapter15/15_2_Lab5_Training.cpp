@@ -7,6 +7,7 @@
 // second run of Lab 5: the same start at a tenth of the learning rate.
 #include <chrono>
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <string>
@@ -138,7 +139,8 @@ void draw_training(const Run& run, const std::string& svg_dir) {
     const int T = int(red.tokens.size());
     const int every = updates >= 100 ? updates / 20 : 1;       // about 21 columns in the terminal
     const int svg_every = updates >= 400 ? updates / 400 : 1;  // at most about 400 in the SVG
-    const int label_step = int(nice_ticks(0, updates)[1]);     // a round number of updates
+    // A round number of updates, at least 1 (a short run's ticks are fractions).
+    const int label_step = std::max(1, int(nice_ticks(0, updates)[1]));
     Heatmap wear_text{"Attention row at wear (position 10) over the updates, red prefix", Matrix(T, updates / every + 1), {}, {}};
     Heatmap wear_svg{wear_text.title, Matrix(T, updates / svg_every + 1), {}, {}};
     wear_text.lo = wear_svg.lo = 0.0f, wear_text.hi = wear_svg.hi = 1.0f;

@@ -447,9 +447,9 @@ inline Params parse_params(const std::string& text, const std::string& path) {
         if (at >= lines.size()) fail(where(at) + "the file ends where block '" + want + "' should start");
         std::vector<std::string> header = split_words(lines[at]);
         if (header.size() != 3 || header[0] != BLOCK_NAMES[b])
-            fail(where(at) + "expected the header '" + want + "', found '" + lines[at] + "'");
+            fail(where(at) + "expected the header '" + want + "', found '" + shown(lines[at]) + "'");
         if (header[1] != std::to_string(A.rows) || header[2] != std::to_string(A.cols))
-            fail(where(at) + "block " + header[0] + " has shape " + header[1] + "x" + header[2] + ", the model needs " +
+            fail(where(at) + "block " + header[0] + " has shape " + shown(header[1]) + "x" + shown(header[2]) + ", the model needs " +
                  std::to_string(A.rows) + "x" + std::to_string(A.cols));
         at++;
         for (int i = 0; i < A.rows; i++, at++) {
@@ -462,7 +462,7 @@ inline Params parse_params(const std::string& text, const std::string& path) {
                 char* end = nullptr;
                 float x = std::strtof(numbers[j].c_str(), &end);
                 if (*end != '\0' || !std::isfinite(x))
-                    fail(where(at) + "'" + numbers[j] + "' in " + header[0] + " is not a finite number");
+                    fail(where(at) + "'" + shown(numbers[j]) + "' in " + header[0] + " is not a finite number");
                 A(i, j) = x;
             }
         }

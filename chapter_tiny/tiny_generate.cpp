@@ -105,6 +105,9 @@ int main(int argc, char** argv) {
     const std::string text = options.text("score", "");
     const bool each = options.flag("each");
     options.done();
+    if (each && !scoring) fail("--each goes with --score TEXT");
+    if (scoring && (options.given("prompt") || options.given("length") || options.given("temperature")))
+        fail("--score does not write text, so it takes no --prompt, --length or --temperature");
 
     TinyModel model = load_model(path);
     if (scoring) {

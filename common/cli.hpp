@@ -33,6 +33,19 @@ struct Failure : std::runtime_error {
     std::exit(2);
 }
 
+// Text from a file, fit to quote in a one-line error: at most `most` bytes,
+// anything unprintable (a newline, an escape, a binary byte) shown as \xNN.
+inline std::string shown(const std::string& text, size_t most = 40) {
+    std::string out;
+    for (size_t i = 0; i < text.size() && i < most; i++) {
+        unsigned char c = static_cast<unsigned char>(text[i]);
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "\\x%02X", c);
+        out += (c >= 32 && c < 127) ? std::string(1, char(c)) : std::string(hex);
+    }
+    return text.size() > most ? out + "..." : out;
+}
+
 // Colour and Unicode drawing only on a terminal, and never when NO_COLOR is set
 // (https://no-color.org); the plain form is what the golden tests check.
 inline bool fancy_output() {

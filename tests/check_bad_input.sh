@@ -24,6 +24,7 @@ while IFS=$'\t' read -r program args expect; do
   case "$program" in ''|'#'*) continue ;; esac
   before=$(cd "$W" && find . | sort)
   eval "set -- $args"
+  expect=${expect//\$W/$W}
   "$build/$program" "$@" > "$out/stdout" 2> "$out/stderr" < /dev/null
   status=$?
   after=$(cd "$W" && find . | sort)
