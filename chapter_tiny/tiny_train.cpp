@@ -314,9 +314,6 @@ int main(int argc, char** argv) {
     const char* shared = "../shared/data/tinyshakespeare.txt";
     const char* downloaded = "data/tinyshakespeare.txt";
     const std::string text_path = options.text("text", exists(shared) ? shared : downloaded);
-    if (!options.given("text") && !exists(text_path))
-        fail(std::string("no training text: neither ") + shared + " nor " + downloaded +
-             " exists; run `make data` or give --text FILE");
     const std::string out = options.text("out", "chapter_tiny/shakespeare.tiny");
     Settings s;
     s.steps = options.integer("steps", 12000, 1, 100000000);
@@ -332,7 +329,10 @@ int main(int argc, char** argv) {
     const long eval_windows = options.integer("eval-windows", 200, 1, 100000000);
     const long stop_at = options.integer("stop-at", 0, 0, 100000000);
     const bool resume = options.flag("resume");
-    options.done();
+    options.done();  // every option is checked before the text is looked for
+    if (!options.given("text") && !exists(text_path))
+        fail(std::string("no training text: neither ") + shared + " nor " + downloaded +
+             " exists; run `make data` or give --text FILE");
 
     Text text = read_text(text_path);
     const std::string state_path = out + ".state";
