@@ -17,7 +17,7 @@ TESTSRC  := $(sort $(wildcard tests/*.cpp))
 TESTBINS := $(patsubst %.cpp,$(BUILD)/%,$(TESTSRC))
 HEADERS  := $(wildcard common/*.hpp chapter*/*.hpp chapter*/*/*.hpp tests/*.hpp)
 
-.PHONY: all run test golden sanitize matrix bench data clean help check-exercise
+.PHONY: all run test golden sanitize matrix bench data train-tiny clean help check-exercise
 .DEFAULT_GOAL := all
 
 all: $(PROGRAMS) $(TESTBINS)
@@ -61,6 +61,10 @@ data:
 	  https://raw.githubusercontent.com/karpathy/char-rnn/master/data/tinyshakespeare/input.txt
 	mv data/tinyshakespeare.txt.part data/tinyshakespeare.txt
 
+# The shipped checkpoint, from scratch (a few minutes on 2 cores; see chapter_tiny/README.md).
+train-tiny: $(BUILD)/chapter_tiny/tiny_train
+	$(BUILD)/chapter_tiny/tiny_train --steps 12000 --batch 32 --lr 0.01 --seed 1 --out chapter_tiny/shakespeare.tiny
+
 clean:
 	rm -rf build
 
@@ -74,5 +78,6 @@ help:
 	@echo "make bench      time the programs that train"
 	@echo "make check-exercise EX=3 SRC=student.cpp   grade a chapter 20 exercise"
 	@echo "make data       download tiny Shakespeare into data/ (for training only)"
+	@echo "make train-tiny train the tiny Shakespeare model into chapter_tiny/shakespeare.tiny"
 	@echo "make clean      remove build/"
 	@echo "Variables: CXX=clang++  OPT=-O0  BUILD=dir"

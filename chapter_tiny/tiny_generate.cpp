@@ -1,0 +1,119 @@
+// tiny_generate.cpp: writes Shakespeare-like text with the tiny trained model, one
+// letter at a time, or scores a text: how surprised the model is by each next letter.
+//
+//   tiny_generate --prompt "ROMEO:" --length 200 --temperature 0.8 --seed 1
+//   tiny_generate --score "The bag didn't fit in the car because it was too small"
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "tiny_model.hpp"
+
+static const char* USAGE =
+    "usage: tiny_generate [options]\n"
+    "Writes text with the tiny Shakespeare model, one letter at a time, each drawn\n"
+    "from the model's probabilities for the next letter given the last 64.\n"
+    "\n"
+    "  --model FILE        checkpoint (default chapter_tiny/shakespeare.tiny)\n"
+    "  --prompt TEXT       the text to continue (default \"ROMEO:\")\n"
+    "  --length N          letters to write after the prompt (default 200)\n"
+    "  --temperature X     below 1 picks likely letters more often, above 1 less;\n"
+    "                      0 always picks the most likely (default 0.8)\n"
+    "  --seed N            seed of the random draws (default 1)\n"
+    "  --score TEXT        instead of writing, print the mean cross-entropy of each next\n"
+    "                      letter of TEXT given the ones before it, in nats per character\n"
+    "  --each              with --score, also print every letter's probability\n";
+
+// The next letter after the sequence's last: probabilities at the given
+// temperature from the logits, then one uniform draw against their running sum.
+static int sample_next(const Tape& tape, float temperature, Rng& rng) {
+    const float* logits = tape.logits + (tape.T - 1) * tape.V;
+    std::vector<float> p(logits, logits + tape.V);
+    if (temperature == 0.0f) {
+        int best = 0;
+        for (int v = 1; v < tape.V; v++)
+            if (p[v] > p[best]) best = v;
+        return best;
+    }
+    for (float& x : p) x /= temperature;
+    softmax(p.data(), tape.V);
+    const float u = rng.uniform();
+    float running = 0.0f;
+    for (int v = 0; v < tape.V; v++) {
+        running += p[v];
+        if (u < running) return v;
+    }
+    return tape.V - 1;  // u fell past a running sum rounded just below 1
+}
+
+static void generate(const TinyModel& model, const std::string& prompt, long length, float temperature, Rng& rng) {
+    std::vector<int> ids = encode(model, prompt);
+    Tape tape(model.V);
+    std::fputs(prompt.c_str(), stdout);
+    for (long n = 0; n < length; n++) {
+        const int T = std::min(int(ids.size()), SEATS);  // the model reads at most the last 64 letters
+        forward(model, ids.data() + ids.size() - T, T, tape);
+        ids.push_back(sample_next(tape, temperature, rng));
+        std::fputc(model.vocabulary[ids.back()], stdout);
+    }
+    std::fputc('\n', stdout);
+}
+
+// A letter as the --each table shows it: in quotes, newlines and tabs escaped.
+static std::string shown(char c) {
+    if (c == '\n') return "'\\n'";
+    if (c == '\t') return "'\\t'";
+    return "'" + std::string(1, c) + "'";
+}
+
+// The mean of -log p(next letter) over every letter after the first, each
+// predicted from the up to 64 letters before it.
+static void score(const TinyModel& model, const std::string& text, bool each) {
+    std::vector<int> ids = encode(model, text);
+    const int n = int(ids.size());
+    Tape tape(model.V);
+    std::printf("text: \"%s\" (%d characters)\n", text.c_str(), n);
+    if (each) std::printf("   t  after  next  p(next)        -log p\n");
+    // One pass over the first 64 letters predicts letters 1 to 64; each later
+    // letter gets its own pass over the 64 before it.
+    forward(model, ids.data(), std::min(n - 1, SEATS), tape);
+    double total = 0.0;
+    for (int j = 1; j < n; j++) {
+        int row = j - 1;
+        if (j > SEATS) {
+            forward(model, ids.data() + j - SEATS, SEATS, tape);
+            row = SEATS - 1;
+        }
+        const float loss = next_letter_loss(tape, row, ids[j]);
+        total += loss;
+        if (each)
+            std::printf("%4d  %-5s  %-4s  %.6e  %9.6f\n", j, shown(text[j - 1]).c_str(), shown(text[j]).c_str(),
+                        tape.probs[row * model.V + ids[j]], loss);
+    }
+    std::printf("mean next-character cross-entropy: %.6f nats per character over %d predictions\n",
+                total / (n - 1), n - 1);
+}
+
+int main(int argc, char** argv) {
+    Options options(argc, argv, USAGE);
+    const std::string path = options.text("model", "chapter_tiny/shakespeare.tiny");
+    const std::string prompt = options.text("prompt", "ROMEO:");
+    const long length = options.integer("length", 200, 0, 1000000);
+    const float temperature = float(options.number("temperature", 0.8, 0.0, 100.0));
+    const long seed = options.integer("seed", 1, 0, 2147483647);
+    const bool scoring = options.given("score");
+    const std::string text = options.text("score", "");
+    const bool each = options.flag("each");
+    options.done();
+
+    TinyModel model = load_model(path);
+    if (scoring) {
+        if (text.size() < 2) fail("--score needs a text of at least 2 characters");
+        score(model, text, each);
+    } else {
+        if (prompt.empty()) fail("--prompt needs at least one character");
+        Rng rng{uint64_t(seed)};
+        generate(model, prompt, length, temperature, rng);
+    }
+    return 0;
+}

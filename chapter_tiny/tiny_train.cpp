@@ -1,0 +1,403 @@
+// tiny_train.cpp: "part 4's trainer": trains the tiny Shakespeare transformer of
+// "Paying attention" and writes its checkpoint (chapter_tiny/shakespeare.tiny).
+//
+// Random 64-letter windows of the first 90% of the text, cross-entropy at every
+// position, AdamW with warm-up and cosine decay, gradient clipping; the loss on
+// fixed windows of the last 10% every so often. The batch is split across
+// threads; each row's gradient has its own buffer and the rows are added in
+// row order, so the result depends on the seed alone, not on the thread count.
+#include <chrono>
+#include <deque>
+#include <cstdio>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tiny_model.hpp"
+
+static const char* USAGE =
+    "usage: tiny_train [options]\n"
+    "Trains the tiny Shakespeare transformer and writes its checkpoint.\n"
+    "\n"
+    "  --text FILE         training text (default ../shared/data/tinyshakespeare.txt if it\n"
+    "                      exists, else data/tinyshakespeare.txt; `make data` downloads it)\n"
+    "  --out FILE          checkpoint to write (default chapter_tiny/shakespeare.tiny); the\n"
+    "                      training state goes beside it in FILE.state\n"
+    "  --steps N           training steps (default 12000)\n"
+    "  --batch N           windows of 64 letters per step (default 32)\n"
+    "  --lr X              peak learning rate (default 0.01)\n"
+    "  --warmup N          steps of linear warm-up (default 200)\n"
+    "  --weight-decay X    AdamW weight decay (default 0.01)\n"
+    "  --clip X            largest gradient norm (default 1)\n"
+    "  --seed N            seed of the initial knobs and of the windows (default 1)\n"
+    "  --threads N         threads that share each batch (default 2); does not change results\n"
+    "  --eval-every N      steps between progress lines with the validation loss (default 500)\n"
+    "  --save-every N      steps between checkpoints (default 1000)\n"
+    "  --eval-windows N    validation windows used for progress lines (default 200; the last\n"
+    "                      line always uses all of the last 10%)\n"
+    "  --stop-at N         stop after step N, saving the checkpoint and state, as if the\n"
+    "                      run were interrupted there (0 = run to the end)\n"
+    "  --resume            continue the run whose state is in FILE.state (same text, same\n"
+    "                      settings); the result is the same as a run never stopped\n";
+
+// ===========================================================================
+// Settings. Those that change the knobs are kept in the training state, so a
+// resumed run uses them again.
+
+struct Settings {
+    long steps, batch, warmup, seed;
+    double lr, weight_decay, clip;
+};
+
+constexpr float BETA1 = 0.9f, BETA2 = 0.99f, ADAM_EPSILON = 1e-8f;
+constexpr double FINAL_LR_FRACTION = 0.1;  // the cosine ends at 10% of the peak
+
+// Warm up linearly, then follow a cosine down to FINAL_LR_FRACTION of the peak.
+static float learning_rate(const Settings& s, long step) {
+    if (step < s.warmup) return float(s.lr * double(step + 1) / double(s.warmup));
+    double progress = double(step - s.warmup) / double(std::max(1L, s.steps - s.warmup));
+    double cosine = 0.5 * (1.0 + std::cos(3.141592653589793 * progress));
+    return float(s.lr * (FINAL_LR_FRACTION + (1.0 - FINAL_LR_FRACTION) * cosine));
+}
+
+// ===========================================================================
+// The text: ids, and where training ends and validation begins.
+
+struct Text {
+    std::string vocabulary;  // sorted distinct characters
+    std::vector<int> ids;
+    size_t train_end;  // ids[0, train_end) train, ids[train_end, end) validate
+    uint64_t hash;     // FNV-1a of the text, so --resume can tell it is the same
+};
+
+static Text read_text(const std::string& path) {
+    std::string bytes = read_file(path);
+    if (bytes.size() < 20 * (SEATS + 1))
+        fail("'" + path + "' has " + std::to_string(bytes.size()) + " characters; training needs at least " +
+             std::to_string(20 * (SEATS + 1)));
+    Text text;
+    bool seen[256] = {};
+    for (char c : bytes) seen[static_cast<unsigned char>(c)] = true;
+    for (int c = 0; c < 256; c++)
+        if (seen[c]) text.vocabulary += char(c);
+    if (text.vocabulary.size() < 2) fail("'" + path + "' has fewer than 2 distinct characters");
+    int id_of[256] = {};
+    for (size_t i = 0; i < text.vocabulary.size(); i++) id_of[static_cast<unsigned char>(text.vocabulary[i])] = int(i);
+    text.hash = 1469598103934665603ull;
+    for (char c : bytes) {
+        text.ids.push_back(id_of[static_cast<unsigned char>(c)]);
+        text.hash = (text.hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    }
+    text.train_end = bytes.size() * 9 / 10;
+    return text;
+}
+
+// Each row of each step has its own generator, made from (seed, step, row), so
+// the windows a step reads do not depend on what ran before it: a resumed run
+// reads the same windows as one never stopped.
+static size_t window_start(const Settings& s, long step, long row, size_t train_end) {
+    uint64_t h = Rng(uint64_t(s.seed)).next();
+    h = Rng(h ^ uint64_t(step)).next();
+    Rng rng(h ^ uint64_t(row));
+    return size_t(rng.next() % uint64_t(train_end - SEATS));  // needs SEATS + 1 letters: inputs and targets
+}
+
+// ===========================================================================
+// One step's gradient, the batch split across threads.
+
+struct Worker {
+    Tape tape;
+    Scratch scratch;
+    explicit Worker(int V) : tape(V), scratch(V) {}
+};
+
+// Runs rows [0, rows) of some job over the workers, each thread a contiguous share.
+template <class Job>
+static void share_rows(std::deque<Worker>& workers, long rows, Job job) {
+    const long n = long(workers.size());
+    std::vector<std::thread> threads;
+    for (long w = 1; w < n; w++)
+        threads.emplace_back([&, w] {
+            for (long r = rows * w / n; r < rows * (w + 1) / n; r++) job(workers[w], r);
+        });
+    for (long r = 0; r < rows / n; r++) job(workers[0], r);
+    for (std::thread& t : threads) t.join();
+}
+
+// grads = the gradient of the mean loss over the step's batch; returns that loss.
+static float batch_gradient(const TinyModel& model, const Text& text, const Settings& s, long step,
+                            std::deque<Worker>& workers, std::vector<float>& row_grads, std::vector<float>& grads) {
+    const size_t P = model.knobs.size();
+    std::vector<float> row_loss(s.batch);
+    const float scale = 1.0f / float(s.batch * SEATS);
+    share_rows(workers, s.batch, [&](Worker& w, long r) {
+        const int* window = text.ids.data() + window_start(s, step, r, text.train_end);
+        float* g = row_grads.data() + size_t(r) * P;
+        std::fill(g, g + P, 0.0f);
+        forward(model, window, SEATS, w.tape);
+        row_loss[r] = loss_sum(w.tape, window + 1);
+        backward(model, w.tape, window, window + 1, scale, g, w.scratch);
+    });
+    // Add the rows in order: the same sums whatever the number of threads.
+    float loss = 0.0f;
+    std::fill(grads.begin(), grads.end(), 0.0f);
+    for (long r = 0; r < s.batch; r++) {
+        const float* g = row_grads.data() + size_t(r) * P;
+        for (size_t i = 0; i < P; i++) grads[i] += g[i];
+        loss += row_loss[r];
+    }
+    return loss * scale;
+}
+
+// The mean loss per letter over `count` fixed, evenly spread windows of the last 10%
+// (0 = all of them); windows do not overlap, and each starts a fresh context.
+static float validation_loss(const TinyModel& model, const Text& text, long count, std::deque<Worker>& workers) {
+    const long all = long((text.ids.size() - text.train_end - 1) / SEATS);
+    if (count <= 0 || count > all) count = all;
+    std::vector<float> losses(count);
+    share_rows(workers, count, [&](Worker& w, long i) {
+        const int* window = text.ids.data() + text.train_end + size_t(i * all / count) * SEATS;
+        forward(model, window, SEATS, w.tape);
+        losses[i] = loss_sum(w.tape, window + 1);
+    });
+    float total = 0.0f;
+    for (float x : losses) total += x;
+    return total / float(count * SEATS);
+}
+
+// ===========================================================================
+// AdamW: one loop over the flat block of knobs.
+
+struct Adam {
+    std::vector<float> m, v;  // running mean of the gradient and of its square
+};
+
+static void adamw_update(TinyModel& model, std::vector<float>& grads, Adam& adam, const Settings& s, long step) {
+    double norm2 = 0.0;
+    for (float g : grads) norm2 += double(g) * g;
+    const double norm = std::sqrt(norm2);
+    const float clip = norm > s.clip ? float(s.clip / norm) : 1.0f;
+    const float lr = learning_rate(s, step);
+    const float correct1 = float(1.0 - std::pow(double(BETA1), double(step + 1)));
+    const float correct2 = float(1.0 - std::pow(double(BETA2), double(step + 1)));
+    const float decay = float(s.weight_decay);
+    for (size_t i = 0; i < model.knobs.size(); i++) {
+        const float g = grads[i] * clip;
+        adam.m[i] = BETA1 * adam.m[i] + (1.0f - BETA1) * g;
+        adam.v[i] = BETA2 * adam.v[i] + (1.0f - BETA2) * g * g;
+        const float step_size = (adam.m[i] / correct1) / (std::sqrt(adam.v[i] / correct2) + ADAM_EPSILON);
+        model.knobs[i] -= lr * (step_size + decay * model.knobs[i]);
+    }
+}
+
+// ===========================================================================
+// The training state beside the checkpoint: everything a resumed run needs to
+// continue exactly as if it had never stopped. Binary, little-endian:
+// "TSTA", uint32 version 1, uint64 next step, the settings that change the
+// knobs, the text's length and hash, the progress line's running loss, the
+// checkpoint's length and bytes, then Adam's m and v as float32.
+
+constexpr uint32_t STATE_VERSION = 1;
+
+static void put_u64(std::string& b, uint64_t v) {
+    put_u32(b, uint32_t(v));
+    put_u32(b, uint32_t(v >> 32));
+}
+static void put_f64(std::string& b, double x) {
+    uint64_t bits;
+    std::memcpy(&bits, &x, 8);
+    put_u64(b, bits);
+}
+
+static void save_state(const std::string& path, const TinyModel& model, const Adam& adam, const Settings& s,
+                       const Text& text, long next_step, float loss_sum_since_print, long steps_since_print) {
+    std::string b = "TSTA";
+    put_u32(b, STATE_VERSION);
+    put_u64(b, uint64_t(next_step));
+    for (long v : {s.steps, s.batch, s.warmup, s.seed}) put_u64(b, uint64_t(v));
+    for (double x : {s.lr, s.weight_decay, s.clip}) put_f64(b, x);
+    put_u64(b, text.ids.size());
+    put_u64(b, text.hash);
+    put_f64(b, double(loss_sum_since_print));
+    put_u64(b, uint64_t(steps_since_print));
+    std::string checkpoint = model_bytes(model);
+    put_u64(b, checkpoint.size());
+    b += checkpoint;
+    for (const std::vector<float>* moments : {&adam.m, &adam.v})
+        for (float x : *moments) {
+            uint32_t bits;
+            std::memcpy(&bits, &x, 4);
+            put_u32(b, bits);
+        }
+    write_file_atomic(path, b);
+}
+
+struct Reader {  // reads a state file front to back, failing cleanly if it ends early
+    const std::string& bytes;
+    const std::string& path;
+    size_t at = 0;
+    void need(size_t n) {
+        if (bytes.size() - at < n) fail("'" + path + "' is truncated");
+    }
+    uint64_t u64() {
+        need(8);
+        uint64_t v = get_u32(bytes, at) | uint64_t(get_u32(bytes, at + 4)) << 32;
+        at += 8;
+        return v;
+    }
+    double f64() {
+        uint64_t bits = u64();
+        double x;
+        std::memcpy(&x, &bits, 8);
+        return x;
+    }
+};
+
+static long load_state(const std::string& path, TinyModel& model, Adam& adam, Settings& s, const Text& text,
+                       float& loss_sum_since_print, long& steps_since_print) {
+    std::string bytes = read_file(path);
+    if (bytes.size() < 8 || bytes.compare(0, 4, "TSTA") != 0) fail("'" + path + "' is not a tiny_train state file");
+    if (get_u32(bytes, 4) != STATE_VERSION) fail("'" + path + "' has an unknown state version");
+    Reader r{bytes, path, 8};
+    long next_step = long(r.u64());
+    for (long* v : {&s.steps, &s.batch, &s.warmup, &s.seed}) *v = long(r.u64());
+    for (double* x : {&s.lr, &s.weight_decay, &s.clip}) *x = r.f64();
+    if (r.u64() != text.ids.size() || r.u64() != text.hash)
+        fail("'" + path + "' belongs to a run on another text; give the same --text");
+    loss_sum_since_print = float(r.f64());
+    steps_since_print = long(r.u64());
+    size_t length = size_t(r.u64());
+    r.need(length);
+    std::string problem = parse_model(bytes.substr(r.at, length), model);
+    if (!problem.empty()) fail("'" + path + "' holds a checkpoint that " + problem);
+    r.at += length;
+    if (model.vocabulary != text.vocabulary) fail("'" + path + "' has another vocabulary than the text");
+    const size_t P = model.knobs.size();
+    if (bytes.size() - r.at != 8 * P) fail("'" + path + "' has the wrong length for its optimizer state");
+    for (std::vector<float>* moments : {&adam.m, &adam.v}) {
+        moments->resize(P);
+        for (float& x : *moments) {
+            uint32_t bits = get_u32(bytes, r.at);
+            std::memcpy(&x, &bits, 4);
+            r.at += 4;
+        }
+    }
+    const bool sane = s.steps >= 1 && s.steps <= 100000000 && next_step >= 0 && next_step <= s.steps &&
+                      s.batch >= 1 && s.batch <= 4096 && s.warmup >= 0 && s.warmup <= 100000000 && s.seed >= 0 &&
+                      s.lr >= 1e-7 && s.lr <= 1.0 && s.weight_decay >= 0.0 && s.weight_decay <= 1.0 &&
+                      s.clip >= 1e-6 && s.clip <= 1e6 && steps_since_print >= 0;
+    if (!sane) fail("'" + path + "' has settings out of range; it is corrupt");
+    return next_step;
+}
+
+// ===========================================================================
+
+static std::string duration(double seconds) {
+    long s = long(seconds + 0.5);
+    char buf[32];
+    if (s >= 3600)
+        std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, s / 60 % 60);
+    else
+        std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
+    return buf;
+}
+
+int main(int argc, char** argv) {
+    Options options(argc, argv, USAGE);
+    const char* shared = "../shared/data/tinyshakespeare.txt";
+    std::FILE* probe = std::fopen(shared, "rb");
+    if (probe) std::fclose(probe);
+    const std::string text_path = options.text("text", probe ? shared : "data/tinyshakespeare.txt");
+    const std::string out = options.text("out", "chapter_tiny/shakespeare.tiny");
+    Settings s;
+    s.steps = options.integer("steps", 12000, 1, 100000000);
+    s.batch = options.integer("batch", 32, 1, 4096);
+    s.lr = options.number("lr", 0.01, 1e-7, 1.0);
+    s.warmup = options.integer("warmup", 200, 0, 100000000);
+    s.weight_decay = options.number("weight-decay", 0.01, 0.0, 1.0);
+    s.clip = options.number("clip", 1.0, 1e-6, 1e6);
+    s.seed = options.integer("seed", 1, 0, 2147483647);
+    const long threads = options.integer("threads", 2, 1, 64);
+    const long eval_every = options.integer("eval-every", 500, 1, 100000000);
+    const long save_every = options.integer("save-every", 1000, 1, 100000000);
+    const long eval_windows = options.integer("eval-windows", 200, 1, 100000000);
+    const long stop_at = options.integer("stop-at", 0, 0, 100000000);
+    const bool resume = options.flag("resume");
+    options.done();
+
+    Text text = read_text(text_path);
+    const std::string state_path = out + ".state";
+    TinyModel model;
+    Adam adam;
+    long step = 0, steps_since_print = 0;
+    float loss_since_print = 0.0f;
+    if (resume) {
+        Settings given = s;
+        step = load_state(state_path, model, adam, s, text, loss_since_print, steps_since_print);
+        // A setting given again must agree with the run being resumed.
+        auto same = [&](const char* name, double want, double got) {
+            if (options.given(name) && want != got)
+                fail(std::string("--") + name + " differs from the run being resumed; leave it out");
+        };
+        same("steps", double(given.steps), double(s.steps));
+        same("batch", double(given.batch), double(s.batch));
+        same("lr", given.lr, s.lr);
+        same("warmup", double(given.warmup), double(s.warmup));
+        same("weight-decay", given.weight_decay, s.weight_decay);
+        same("clip", given.clip, s.clip);
+        same("seed", double(given.seed), double(s.seed));
+    } else {
+        Rng rng(uint64_t(s.seed));
+        model = new_model(text.vocabulary, rng);
+        adam.m.assign(model.knobs.size(), 0.0f);
+        adam.v.assign(model.knobs.size(), 0.0f);
+    }
+
+    std::printf("text: %s, %zu characters, %d distinct; training on the first %zu, validating on the last %zu\n",
+                text_path.c_str(), text.ids.size(), model.V, text.train_end, text.ids.size() - text.train_end);
+    std::printf("model: %zu knobs; %ld steps of %ld x %d letters; lr %g, %ld warm-up steps; %ld threads\n",
+                model.knobs.size(), s.steps, s.batch, SEATS, s.lr, s.warmup, threads);
+    if (resume) std::printf("resuming from %s at step %ld\n", state_path.c_str(), step);
+    std::fflush(stdout);
+
+    std::deque<Worker> workers;
+    for (long w = 0; w < threads; w++) workers.emplace_back(model.V);
+    std::vector<float> grads(model.knobs.size()), row_grads(model.knobs.size() * size_t(s.batch));
+    auto started = std::chrono::steady_clock::now();
+    const long first_step = step;
+    auto seconds_since_start = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    };
+    auto save = [&](long next_step) {
+        save_state(state_path, model, adam, s, text, next_step, loss_since_print, steps_since_print);
+        save_model(out, model);
+    };
+
+    for (; step < s.steps; step++) {
+        loss_since_print += batch_gradient(model, text, s, step, workers, row_grads, grads);
+        steps_since_print++;
+        adamw_update(model, grads, adam, s, step);
+        const long done = step + 1;
+        if (done % eval_every == 0 || done == s.steps) {
+            const float val = validation_loss(model, text, eval_windows, workers);
+            const double seconds = seconds_since_start();
+            const double rate = double(done - first_step) * double(s.batch * SEATS) / seconds;
+            std::printf("step %6ld/%ld  train %.4f  val %.4f  lr %.2e  %7.0f tok/s  ETA %s\n", done, s.steps,
+                        loss_since_print / float(steps_since_print), val, learning_rate(s, step), rate,
+                        duration(double(s.steps - done) * double(s.batch * SEATS) / rate).c_str());
+            std::fflush(stdout);
+            loss_since_print = 0.0f;
+            steps_since_print = 0;
+        }
+        if (done % save_every == 0 || done == s.steps || done == stop_at) save(done);
+        if (done == stop_at) {
+            std::printf("stopped after step %ld; --resume continues\n", done);
+            return 0;
+        }
+    }
+    const float final_val = validation_loss(model, text, 0, workers);
+    std::printf("done: %ld steps in %s; validation loss %.4f nats per character over all of the last 10%%; "
+                "wrote %s\n",
+                s.steps, duration(seconds_since_start()).c_str(), final_val, out.c_str());
+    return 0;
+}

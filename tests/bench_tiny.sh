@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# tests/bench_tiny.sh (make bench): how fast the tiny Shakespeare model trains and runs.
+#
+# FLOPs per token, counting a multiply-add as 2 and leaving out the element-wise
+# work (levels, GELU, softmax, AdamW), for W = 32, F = 128, V = 65, 64 seats:
+#   per block, the four matrices: 2 (W·3W + W·W + W·F + F·W) = 24,576
+#   per block, attention at position t: 2·W·(t+1) for scores + 2·W·(t+1) for the
+#     values; over 64 positions the mean t+1 is 32.5, so 4·32·32.5 = 4,160
+#   two blocks: 57,472; the output table 2·W·V = 4,160; forward = 61,632
+#   training = forward + backward (twice the forward: one product for the
+#     input's gradient, one for the knob's) = 3 x 61,632 = 184,896
+# The trainer and the generator run on a text the script writes, so this needs
+# nothing beside the repository; their speed does not depend on the text.
+set -u
+build=${1:-build}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+FORWARD_FLOPS=61632
+TRAIN_FLOPS=184896
+
+# 65 distinct letters, like tiny Shakespeare, in 200 KB of text.
+awk 'BEGIN { srand(1); s = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ .,;:!?-\x27&$3\n";
+             for (i = 0; i < 200000; i++) printf "%s", substr(s, int(rand() * 65) + 1, 1) }' > "$work/text.txt"
+
+train_rate() {  # tokens per second over 300 steps of 32 x 64, with $1 threads
+  "$build/chapter_tiny/tiny_train" --text "$work/text.txt" --out "$work/bench.tiny" --steps 300 --batch 32 \
+    --eval-every 300 --eval-windows 1 --threads "$1" |
+    awk '$1 == "step" { for (i = 1; i < NF; i++) if ($(i + 1) == "tok/s") print $i }'
+}
+for threads in 1 2; do
+  rate=$(train_rate $threads)
+  awk -v r="$rate" -v t=$threads -v f=$TRAIN_FLOPS \
+    'BEGIN { printf "training, %d thread%s (batch 32 x 64): %8.0f tokens/s  %5.2f GFLOP/s\n", t, t > 1 ? "s" : " ", r, r * f / 1e9 }'
+done
+
+# Generation: each new letter is one forward pass over the last 64 letters.
+start=$(date +%s.%N)
+"$build/chapter_tiny/tiny_generate" --prompt "ROMEO:" --length 2000 --seed 1 > /dev/null
+end=$(date +%s.%N)
+awk -v s="$start" -v e="$end" -v f=$FORWARD_FLOPS 'BEGIN {
+  letters = 2000 / (e - s); tokens = letters * 64
+  printf "inference, 1 thread: %8.0f letters/s generated = %8.0f tokens/s through the model  %5.2f GFLOP/s\n",
+         letters, tokens, tokens * f / 1e9 }'
+echo "(FLOPs per token: forward $FORWARD_FLOPS, training $TRAIN_FLOPS; see the top of tests/bench_tiny.sh)"

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# tests/check_tiny_generate.sh: chapter_tiny/tiny_generate with the shipped checkpoint.
+# --score is the mean of the -log p that --each prints, each of which is the
+# -log of the probability printed beside it; a temperature of 0 always takes
+# the most likely letter; bad input ends with one line and status 2.
+set -u
+build=${1:-build}
+generate=$build/chapter_tiny/tiny_generate
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+status=0
+bad() { echo "FAILED: $*"; status=1; }
+sentence="The bag didn't fit in the car because it was too small"
+
+"$generate" --score "$sentence" --each > "$work/each" || bad "--score --each exited with status $?"
+awk '
+  $1 ~ /^[0-9]+$/ { n++; p = $(NF - 1); sum += $NF; if ((-log(p) - $NF) ^ 2 > 1e-10) bad = bad " " $1 }
+  /^mean next-character cross-entropy:/ { mean = $4; count = $(NF - 1) }
+  END {
+    printf "%d letters, mean of the printed -log p %.6f, printed score %s\n", n, sum / n, mean
+    if (n != 53 || count != 53) { print "FAILED: expected 53 predictions"; exit 1 }
+    if ((sum / n - mean) ^ 2 > 1e-11) { print "FAILED: the score is not the mean of the -log p"; exit 1 }
+    if (bad != "") { print "FAILED: -log p disagrees with p at" bad; exit 1 }
+  }' "$work/each" || status=1
+
+# At temperature 0 every letter is the most likely one: scoring the output,
+# each printed p must be the largest, so at least every p is above 1/V.
+"$generate" --prompt "ROMEO:" --length 40 --temperature 0 > "$work/greedy" || bad "--temperature 0 failed"
+"$generate" --score "$(head -c 46 "$work/greedy")" --each > "$work/greedy.each" || bad "scoring the greedy text failed"
+awk '$1 ~ /^[0-9]+$/ && $1 >= 6 && $(NF - 1) < 1 / 65 { print "FAILED: greedy letter " $1 " had p " $(NF - 1); exit 1 }' \
+  "$work/greedy.each" || status=1
+# Same seed, same text; another seed, another text.
+a=$("$generate" --length 80 --seed 5) b=$("$generate" --length 80 --seed 5) c=$("$generate" --length 80 --seed 6)
+[ "$a" = "$b" ] || bad "the same seed gave different text"
+[ "$a" != "$c" ] || bad "seeds 5 and 6 gave the same text"
+
+expect_error() {  # expect_error WHAT PATTERN ARGS...
+  local what=$1 pattern=$2; shift 2
+  "$generate" "$@" > "$work/out" 2> "$work/err"
+  local code=$?
+  [ "$code" -eq 2 ] || bad "$what: status $code, expected 2"
+  [ "$(wc -l < "$work/err")" -eq 1 ] && grep -qF -- "$pattern" "$work/err" || bad "$what: stderr was '$(cat "$work/err")'"
+}
+expect_error "a character outside the vocabulary" "character '~' at position 4 is not in the model's vocabulary" --score "tea ~ cake"
+expect_error "a prompt outside the vocabulary" "character '#' at position 0" --prompt "#1"
+expect_error "a non-ASCII byte" "byte 0xC3 at position 3" --prompt "caf$(printf '\303\251')"
+expect_error "a missing checkpoint" "cannot read" --model "$work/none.tiny"
+head -c 1000 chapter_tiny/shakespeare.tiny > "$work/short.tiny"
+expect_error "a truncated checkpoint" "is truncated: 1000 bytes" --model "$work/short.tiny"
+{ printf 'GPT2'; tail -c +5 chapter_tiny/shakespeare.tiny; } > "$work/magic.tiny"
+expect_error "a wrong magic" "does not start with the 4 bytes TINY" --model "$work/magic.tiny"
+expect_error "a negative length" "--length must be from 0" --length -3
+expect_error "a non-numeric temperature" "--temperature expects a number" --temperature warm
+expect_error "a one-letter score" "--score needs a text of at least 2 characters" --score "a"
+expect_error "an empty prompt" "--prompt needs at least one character" --prompt ""
+expect_error "an unknown option" "unknown option '--topk'" --topk 5
+exit $status
