@@ -1,0 +1,462 @@
+// chapter15/colour_recall.hpp: Lab 4's colour-recall model and Lab 5's training,
+// with every gradient written by hand (book sections 15.2-15.4, 15.6, 15.7).
+//
+// Sections, in the order a reader needs them: the task (vocabulary and
+// texts), the model (parameters, forward and backward side by side), Adam,
+// training and the table's measurements, and the parameter file format.
+// The book trains with PyTorch autograd; here each forward step has its
+// backward step beside it, and tests/colour_recall_grad_test.cpp checks
+// every one against finite differences.
+#pragma once
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+#include "matrix.hpp"
+
+// ===========================================================================
+// The task (15.2)
+
+constexpr int D = 8;           // embedding components
+constexpr int D_K = 4;         // query and key components (scores are divided by sqrt(4) = 2)
+constexpr int D_V = 8;         // value components
+constexpr int COLOUR_POS = 4;  // the stated colour is at position 5 (index 4) in every text
+
+// The words and punctuation of the lab texts: 17 tokens. "The" and "the" differ.
+inline const std::vector<std::string>& vocabulary() {
+    static const std::vector<std::string> words = {"The",  "team",    "colour",  "is",  "red", "blue",
+                                                   "black", ".",      "game",    "starting", "players",
+                                                   "are",   "on",     "court",   "So",  "the", "wear"};
+    return words;
+}
+constexpr int VOCAB = 17;
+const char* const COLOURS[3] = {"red", "blue", "black"};
+
+// Token ids for a text written with spaces between tokens ("red ." not "red.").
+inline std::vector<int> tokenize(const std::string& text, const std::vector<std::string>& words = vocabulary()) {
+    std::vector<int> ids;
+    size_t start = 0;
+    while (start < text.size()) {
+        size_t end = text.find(' ', start);
+        if (end == std::string::npos) end = text.size();
+        std::string word = text.substr(start, end - start);
+        int id = -1;
+        for (size_t i = 0; i < words.size(); i++)
+            if (words[i] == word) id = int(i);
+        if (id < 0) fail("the word '" + word + "' is not in the vocabulary");
+        ids.push_back(id);
+        start = end + 1;
+    }
+    return ids;
+}
+
+inline int token_id(const std::string& word) { return tokenize(word)[0]; }
+
+struct Example {
+    std::string text;         // the prefix, tokens separated by spaces
+    std::vector<int> tokens;  // its token ids; the prediction is made at the last one
+    int target;               // the stated colour, the next token
+};
+
+const char* const GAME = "The game is starting . ";
+const char* const PLAYERS = "The players are on court . ";
+
+inline Example colour_prefix(int colour, bool game, bool players) {
+    std::string text = std::string("The team colour is ") + COLOURS[colour] + " . ";
+    if (game) text += GAME;
+    if (players) text += PLAYERS;
+    text += "So the players wear";
+    return {text, tokenize(text), token_id(COLOURS[colour])};
+}
+
+// Nine training prefixes: each colour with nothing, the game sentence or the
+// players sentence inserted, so wear is at position 10, 15 or 16.
+// The first is the book's "The team colour is red . So the players wear".
+inline std::vector<Example> training_examples() {
+    std::vector<Example> examples;
+    for (int colour = 0; colour < 3; colour++) {
+        examples.push_back(colour_prefix(colour, false, false));
+        examples.push_back(colour_prefix(colour, true, false));
+        examples.push_back(colour_prefix(colour, false, true));
+    }
+    return examples;
+}
+
+// Three validation prefixes with both sentences inserted: wear at position 21.
+inline std::vector<Example> validation_examples() {
+    std::vector<Example> examples;
+    for (int colour = 0; colour < 3; colour++) examples.push_back(colour_prefix(colour, true, true));
+    return examples;
+}
+
+// ===========================================================================
+// The model (Lab 4)
+
+struct Params {
+    Matrix embeddings;  // (vocab x D)   one row per token
+    Matrix W_Q;         // (D x D_K)     embedding -> query
+    Matrix W_K;         // (D x D_K)     embedding -> key
+    Matrix W_V;         // (D x D_V)     embedding -> value
+    Matrix W_out;       // (D_V x vocab) context vector -> a score per token
+    Matrix bias;        // (1 x vocab)   output bias, zero at the start
+
+    explicit Params(int vocab = VOCAB)
+        : embeddings(vocab, D), W_Q(D, D_K), W_K(D, D_K), W_V(D, D_V), W_out(D_V, vocab), bias(1, vocab) {}
+
+    // The blocks the optimiser updates, in the order PyTorch's parameters() gives them.
+    std::vector<Matrix*> blocks() { return {&embeddings, &W_Q, &W_K, &W_V, &W_out, &bias}; }
+    std::vector<const Matrix*> blocks() const { return {&embeddings, &W_Q, &W_K, &W_V, &W_out, &bias}; }
+};
+const char* const BLOCK_NAMES[6] = {"embeddings", "W_Q", "W_K", "W_V", "W_out", "bias"};
+
+// Starting values: every entry of the embeddings and matrices normal with
+// standard deviation INIT_SCALE, from our own generator; the bias zero.
+// 0.2 keeps the scores and logits near 0, so the starting weights are about
+// 1/T and p(red) about 1/17, as in the book; seed 6 is the start whose run
+// follows the book's table most closely (chapter15/README.md, "Choosing the start").
+constexpr float INIT_SCALE = 0.2f;
+constexpr uint64_t DEFAULT_SEED = 6;
+
+inline Params random_start(uint64_t seed, int vocab = VOCAB, float init_scale = INIT_SCALE) {
+    Rng rng(seed);
+    Params p(vocab);
+    p.embeddings = random_normal(vocab, D, rng, init_scale);
+    p.W_Q = random_normal(D, D_K, rng, init_scale);
+    p.W_K = random_normal(D, D_K, rng, init_scale);
+    p.W_V = random_normal(D, D_V, rng, init_scale);
+    p.W_out = random_normal(D_V, vocab, rng, init_scale);
+    return p;
+}
+
+// Y = X W for a W of COLS columns: the same sums as matmul() in
+// common/matrix.hpp (each entry adds X(i,k) W(k,j) for k = 0, 1, ...), but
+// with the size known when compiling and a row of sums kept in a local array,
+// so the compiler can work on all COLS columns at once (about twice as fast).
+template <int COLS>
+inline Matrix project(const Matrix& X, const Matrix& W) {
+    Matrix Y(X.rows, COLS);  // (X.rows x COLS)
+    for (int i = 0; i < X.rows; i++) {
+        float sums[COLS] = {};
+        for (int k = 0; k < X.cols; k++) {
+            const float x = X(i, k);
+            for (int j = 0; j < COLS; j++) sums[j] += x * W(k, j);
+        }
+        for (int j = 0; j < COLS; j++) Y(i, j) = sums[j];
+    }
+    return Y;
+}
+
+// Everything the forward pass computed for one prefix, kept for the backward pass.
+struct Forward {
+    Matrix X;        // (T x D)     the embedding rows, one per position
+    Matrix q;        // (1 x D_K)   the query at the last position
+    Matrix K;        // (T x D_K)   one key per position
+    Matrix V;        // (T x D_V)   one value per position
+    Matrix scores;   // (1 x T)     q . k_j / sqrt(D_K)
+    Matrix weights;  // (1 x T)     softmax of the scores: the attention row
+    Matrix z;        // (1 x D_V)   the context vector, sum_j a_j v_j
+    Matrix logits;   // (1 x vocab) z W_out + bias
+    Matrix probs;    // (1 x vocab) softmax of the logits
+};
+
+// The prediction at the last position of one prefix.
+inline Forward forward(const Params& p, const std::vector<int>& tokens) {
+    const int T = int(tokens.size());
+    Forward f;
+    f.X = Matrix(T, D);  // (T x D): row t is the embedding of token t
+    for (int t = 0; t < T; t++)
+        for (int c = 0; c < D; c++) f.X(t, c) = p.embeddings(tokens[t], c);
+
+    Matrix x_last(1, D);  // (1 x D): the query comes from the last position only
+    for (int c = 0; c < D; c++) x_last(0, c) = f.X(T - 1, c);
+    f.q = project<D_K>(x_last, p.W_Q);  // (1 x D_K)
+    f.K = project<D_K>(f.X, p.W_K);     // (T x D_K)
+    f.V = project<D_V>(f.X, p.W_V);     // (T x D_V)
+
+    const float score_scale = 1.0f / std::sqrt(float(D_K));  // divide by 2
+    f.scores = Matrix(1, T);                                  // (1 x T)
+    for (int j = 0; j < T; j++) f.scores(0, j) = dot(f.q.row(0), f.K.row(j), D_K) * score_scale;
+    f.weights = softmax_rows(f.scores);  // (1 x T)
+
+    f.z = project<D_V>(f.weights, f.V);            // (1 x D_V): z = sum_j a_j v_j
+    f.logits = add(matmul(f.z, p.W_out), p.bias);  // (1 x vocab)
+    f.probs = softmax_rows(f.logits);
+    return f;
+}
+
+// -log p(target), computed from the logits so it stays finite when p rounds to 1 or 0.
+inline float cross_entropy(const Matrix& logits, int target) {
+    float biggest = logits(0, 0);
+    for (int i = 1; i < logits.cols; i++)
+        if (logits(0, i) > biggest) biggest = logits(0, i);
+    float total = 0.0f;
+    for (int i = 0; i < logits.cols; i++) total += std::exp(logits(0, i) - biggest);
+    return std::log(total) - (logits(0, target) - biggest);
+}
+
+// Backward of y = x W for one row x and y's gradient d_y: adds x^T d_y into
+// d_W and d_y W^T into d_x. The sizes are template arguments and the inputs
+// copied to local arrays, so the compiler keeps them in registers.
+template <int ROWS, int COLS>
+inline void add_outer_and_back(const float* x, const float* d_y, const Matrix& W, Matrix& d_W, float* d_x) {
+    float xr[ROWS], dy[COLS];
+    for (int r = 0; r < ROWS; r++) xr[r] = x[r];
+    for (int c = 0; c < COLS; c++) dy[c] = d_y[c];
+    for (int r = 0; r < ROWS; r++)
+        for (int c = 0; c < COLS; c++) d_W(r, c) += xr[r] * dy[c];
+    for (int r = 0; r < ROWS; r++) {
+        float sum = d_x[r];
+        for (int c = 0; c < COLS; c++) sum += dy[c] * W(r, c);
+        d_x[r] = sum;
+    }
+}
+
+// Backward pass of loss_weight * -log p(target) for one prefix, added into
+// grad (same shapes as the parameters). Each step undoes one forward step,
+// last first.
+inline void backward(const Params& p, const std::vector<int>& tokens, const Forward& f, int target,
+                     float loss_weight, Params& grad) {
+    const int T = int(tokens.size()), vocab = p.bias.cols;
+
+    // logits = z W_out + bias; d(-log p_target)/d logits = probs - onehot(target)
+    Matrix d_logits(1, vocab);  // (1 x vocab)
+    for (int i = 0; i < vocab; i++) d_logits(0, i) = (f.probs(0, i) - (i == target ? 1.0f : 0.0f)) * loss_weight;
+    for (int i = 0; i < vocab; i++) grad.bias(0, i) += d_logits(0, i);
+    for (int r = 0; r < D_V; r++)
+        for (int i = 0; i < vocab; i++) grad.W_out(r, i) += f.z(0, r) * d_logits(0, i);
+    Matrix d_z(1, D_V);  // (1 x D_V): d_logits W_out^T
+    for (int r = 0; r < D_V; r++) d_z(0, r) = dot(d_logits.row(0), p.W_out.row(r), vocab);
+
+    // z = sum_j a_j v_j: d a_j = d_z . v_j and d v_j = a_j d_z
+    Matrix d_weights(1, T);  // (1 x T)
+    Matrix d_V(T, D_V);      // (T x D_V)
+    for (int j = 0; j < T; j++) {
+        d_weights(0, j) = dot(d_z.row(0), f.V.row(j), D_V);
+        for (int c = 0; c < D_V; c++) d_V(j, c) = f.weights(0, j) * d_z(0, c);
+    }
+
+    // a = softmax(s): d s_j = a_j (d a_j - sum_l a_l d a_l)
+    float mean_d_weight = dot(f.weights.row(0), d_weights.row(0), T);
+    Matrix d_scores(1, T);  // (1 x T)
+    for (int j = 0; j < T; j++) d_scores(0, j) = f.weights(0, j) * (d_weights(0, j) - mean_d_weight);
+
+    // s_j = q . k_j / 2: d q = sum_j d s_j k_j / 2 and d k_j = d s_j q / 2
+    const float score_scale = 1.0f / std::sqrt(float(D_K));
+    Matrix d_q(1, D_K);  // (1 x D_K)
+    Matrix d_K(T, D_K);  // (T x D_K)
+    for (int j = 0; j < T; j++)
+        for (int c = 0; c < D_K; c++) {
+            d_q(0, c) += d_scores(0, j) * f.K(j, c) * score_scale;
+            d_K(j, c) = d_scores(0, j) * f.q(0, c) * score_scale;
+        }
+
+    // q = x_last W_Q, K = X W_K, V = X W_V: each W gets x^T times its output's
+    // gradient, and each embedding row gets that gradient times W^T. Every
+    // position fed its key and value; the last one also fed the query.
+    for (int t = 0; t < T; t++) {
+        const float* x = f.X.row(t);
+        float d_x[D] = {};  // (D): this position's embedding gradient
+        add_outer_and_back<D, D_K>(x, d_K.row(t), p.W_K, grad.W_K, d_x);
+        add_outer_and_back<D, D_V>(x, d_V.row(t), p.W_V, grad.W_V, d_x);
+        if (t == T - 1) add_outer_and_back<D, D_K>(x, d_q.row(0), p.W_Q, grad.W_Q, d_x);
+        for (int r = 0; r < D; r++) grad.embeddings(tokens[t], r) += d_x[r];
+    }
+}
+
+// ===========================================================================
+// Adam, as PyTorch's default (15.2.3): beta1 0.9, beta2 0.999, eps 1e-8, with
+// bias correction. Each parameter gets its own step size from the running
+// mean (m) and mean square (v) of its gradients.
+
+struct Adam {
+    float lr;
+    float beta1 = 0.9f, beta2 = 0.999f, eps = 1e-8f;
+    int step = 0;
+    Params m, v;  // same shapes as the parameters, zero at the start
+
+    Adam(float learning_rate, int vocab = VOCAB) : lr(learning_rate), m(vocab), v(vocab) {}
+
+    void update(Params& p, const Params& grad) {
+        step++;
+        const float correction1 = float(1.0 - std::pow(double(beta1), step));
+        const float correction2 = float(1.0 - std::pow(double(beta2), step));
+        const float step_size = lr / correction1;
+        const float root_correction2 = std::sqrt(correction2);
+        std::vector<Matrix*> P = p.blocks(), M = m.blocks(), S = v.blocks();
+        std::vector<const Matrix*> G = grad.blocks();
+        for (size_t b = 0; b < P.size(); b++)
+            for (size_t i = 0; i < P[b]->data.size(); i++) {
+                float g = G[b]->data[i];
+                float& mean = M[b]->data[i];
+                float& square = S[b]->data[i];
+                mean = beta1 * mean + (1.0f - beta1) * g;
+                square = beta2 * square + (1.0f - beta2) * g * g;
+                float denominator = std::sqrt(square) / root_correction2 + eps;
+                P[b]->data[i] -= step_size * mean / denominator;
+            }
+    }
+};
+
+// ===========================================================================
+// Training (15.2.3): full batch, the mean cross-entropy over the examples.
+
+// The mean loss and, added into grad, its gradient for every parameter.
+inline float loss_and_gradient(const Params& p, const std::vector<Example>& examples, Params& grad) {
+    const float loss_weight = 1.0f / float(examples.size());
+    float total = 0.0f;
+    for (const Example& e : examples) {
+        Forward f = forward(p, e.tokens);
+        total += cross_entropy(f.logits, e.target);
+        backward(p, e.tokens, f, e.target, loss_weight, grad);
+    }
+    return total * loss_weight;
+}
+
+inline float mean_loss(const Params& p, const std::vector<Example>& examples) {
+    float total = 0.0f;
+    for (const Example& e : examples) total += cross_entropy(forward(p, e.tokens).logits, e.target);
+    return total / float(examples.size());
+}
+
+// One update: zero_grad(), backward(), step(). Returns the loss before the step.
+inline float train_step(Params& p, Adam& adam, const std::vector<Example>& examples) {
+    Params grad(p.bias.cols);
+    float loss = loss_and_gradient(p, examples, grad);
+    adam.update(p, grad);
+    return loss;
+}
+
+inline int argmax(const Matrix& row) {
+    int best = 0;
+    for (int i = 1; i < row.cols; i++)
+        if (row(0, i) > row(0, best)) best = i;
+    return best;
+}
+
+// What one row of the book's table reports, measured at the current parameters.
+struct Measurement {
+    std::vector<float> wear_row;  // attention row at wear for the first training prefix
+    float weight_on_colour;       // its weight on position 5
+    float largest_other;          // its largest weight anywhere else
+    float p_colour[3];            // p(red), p(blue), p(black) for that prefix
+    int predicted;                // its most probable next token
+    float training_loss, validation_loss;
+    int validation_correct;       // of 3
+};
+
+inline Measurement measure(const Params& p, const std::vector<Example>& train, const std::vector<Example>& valid) {
+    Measurement m;
+    Forward f = forward(p, train[0].tokens);
+    m.wear_row = f.weights.data;
+    m.weight_on_colour = f.weights(0, COLOUR_POS);
+    m.largest_other = 0.0f;
+    for (int j = 0; j < f.weights.cols; j++)
+        if (j != COLOUR_POS && f.weights(0, j) > m.largest_other) m.largest_other = f.weights(0, j);
+    for (int c = 0; c < 3; c++) m.p_colour[c] = f.probs(0, token_id(COLOURS[c]));
+    m.predicted = argmax(f.probs);
+    m.training_loss = mean_loss(p, train);
+    m.validation_loss = mean_loss(p, valid);
+    m.validation_correct = 0;
+    for (const Example& e : valid) m.validation_correct += argmax(forward(p, e.tokens).probs) == e.target;
+    return m;
+}
+
+// The book's run: Adam at lr 0.03 for 200 updates from the default start.
+inline Params trained_model(uint64_t seed = DEFAULT_SEED, float lr = 0.03f, int updates = 200) {
+    Params p = random_start(seed);
+    Adam adam(lr);
+    std::vector<Example> train = training_examples();
+    for (int u = 0; u < updates; u++) train_step(p, adam, train);
+    return p;
+}
+
+// ===========================================================================
+// The parameter file (chapter15/README.md): for each block, in the order of
+// BLOCK_NAMES, a header line "name rows cols", then its rows, one line each,
+// numbers with 9 significant digits (enough to give back the same float).
+
+inline std::string format_params(const Params& p) {
+    std::string text;
+    char number[32];
+    std::vector<const Matrix*> blocks = p.blocks();
+    for (size_t b = 0; b < blocks.size(); b++) {
+        const Matrix& A = *blocks[b];
+        text += std::string(BLOCK_NAMES[b]) + " " + std::to_string(A.rows) + " " + std::to_string(A.cols) + "\n";
+        for (int i = 0; i < A.rows; i++) {
+            for (int j = 0; j < A.cols; j++) {
+                std::snprintf(number, sizeof number, "%.9g", double(A(i, j)));
+                text += (j ? " " : "") + std::string(number);
+            }
+            text += "\n";
+        }
+    }
+    return text;
+}
+
+// Splits a line at spaces and tabs.
+inline std::vector<std::string> split_words(const std::string& line) {
+    std::vector<std::string> words;
+    std::string word;
+    for (char ch : line + " ") {
+        if (ch == ' ' || ch == '\t' || ch == '\r') {
+            if (!word.empty()) words.push_back(word);
+            word.clear();
+        } else {
+            word += ch;
+        }
+    }
+    return words;
+}
+
+// Reads what format_params wrote; any other text ends the program with one line naming the problem.
+inline Params parse_params(const std::string& text, const std::string& path) {
+    std::vector<std::string> lines;
+    size_t start = 0;
+    while (start < text.size()) {
+        size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        lines.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    Params p;
+    size_t at = 0;  // index of the next line to read
+    auto where = [&](size_t line) { return path + ":" + std::to_string(line + 1) + ": "; };
+    std::vector<Matrix*> blocks = p.blocks();
+    for (size_t b = 0; b < blocks.size(); b++) {
+        Matrix& A = *blocks[b];
+        const std::string want = std::string(BLOCK_NAMES[b]) + " " + std::to_string(A.rows) + " " +
+                                 std::to_string(A.cols);
+        if (at >= lines.size()) fail(where(at) + "the file ends where block '" + want + "' should start");
+        std::vector<std::string> header = split_words(lines[at]);
+        if (header.size() != 3 || header[0] != BLOCK_NAMES[b])
+            fail(where(at) + "expected the header '" + want + "', found '" + lines[at] + "'");
+        if (header[1] != std::to_string(A.rows) || header[2] != std::to_string(A.cols))
+            fail(where(at) + "block " + header[0] + " has shape " + header[1] + "x" + header[2] + ", the model needs " +
+                 std::to_string(A.rows) + "x" + std::to_string(A.cols));
+        at++;
+        for (int i = 0; i < A.rows; i++, at++) {
+            if (at >= lines.size()) fail(where(at) + "the file ends inside block " + header[0]);
+            std::vector<std::string> numbers = split_words(lines[at]);
+            if (int(numbers.size()) != A.cols)
+                fail(where(at) + "row " + std::to_string(i + 1) + " of " + header[0] + " has " +
+                     std::to_string(numbers.size()) + " numbers, expected " + std::to_string(A.cols));
+            for (int j = 0; j < A.cols; j++) {
+                char* end = nullptr;
+                float x = std::strtof(numbers[j].c_str(), &end);
+                if (*end != '\0' || !std::isfinite(x))
+                    fail(where(at) + "'" + numbers[j] + "' in " + header[0] + " is not a finite number");
+                A(i, j) = x;
+            }
+        }
+    }
+    for (; at < lines.size(); at++)
+        if (!split_words(lines[at]).empty()) fail(where(at) + "unexpected text after the last block");
+    return p;
+}
+
+inline Params load_params(const std::string& path) { return parse_params(read_file(path), path); }
+inline void save_params(const std::string& path, const Params& p) { write_file_atomic(path, format_params(p)); }

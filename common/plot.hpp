@@ -1,0 +1,304 @@
+// common/plot.hpp: line charts and heatmaps, as standalone SVG files or drawn
+// in the terminal. No dependencies beyond the standard library.
+//
+//   LineChart chart{"Loss", "update", "loss", xs, {{"training", train}, {"validation", valid}}};
+//   std::fputs(text_line_chart(chart, fancy_output()).c_str(), stdout);
+//   write_svg(dir, "loss.svg", svg_line_chart(chart));
+//
+// In the terminal, fancy (a terminal without NO_COLOR) uses colour and Unicode;
+// plain is ASCII only, the same on every machine: that form is what goldens check.
+// The SVG pieces (svg_open, svg_text, svg_rect, svg_line, svg_path) are there
+// for other pictures too.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+#include "cli.hpp"
+#include "matrix.hpp"
+
+struct Series {
+    std::string name;
+    std::vector<float> y;  // one value per x
+};
+
+struct LineChart {
+    std::string title, x_label, y_label;
+    std::vector<float> x;  // shared by every series
+    std::vector<Series> series;
+    float y_min = NAN, y_max = NAN;  // the y range; NAN: from the data
+};
+
+struct Heatmap {
+    std::string title;
+    Matrix values;                                    // (rows x cols)
+    std::vector<std::string> row_labels, col_labels;  // "" leaves a row or column unlabelled
+    float lo = NAN, hi = NAN;                         // the colour scale's range; NAN: from the data
+};
+
+// ---------------------------------------------------------------------------
+// Shared helpers
+
+inline std::string format_number(const char* format, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
+// About `target` round tick values (1, 2 or 5 times a power of ten) covering [lo, hi].
+inline std::vector<double> nice_ticks(double lo, double hi, int target = 5) {
+    double span = hi > lo ? hi - lo : 1.0;
+    double raw = span / target, magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    double f = raw / magnitude;
+    double step = (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * magnitude;
+    std::vector<double> ticks;
+    for (double t = std::ceil(lo / step - 1e-9) * step; t <= hi + step * 1e-9; t += step)
+        ticks.push_back(std::fabs(t) < step * 1e-9 ? 0.0 : t);
+    return ticks;
+}
+
+// The smallest and largest value, unless given (not NAN).
+inline void value_range(const std::vector<float>& values, float& lo, float& hi, float given_lo = NAN,
+                        float given_hi = NAN) {
+    lo = values.empty() ? 0.0f : values[0], hi = lo;
+    for (float v : values) lo = v < lo ? v : lo, hi = v > hi ? v : hi;
+    if (!std::isnan(given_lo)) lo = given_lo;
+    if (!std::isnan(given_hi)) hi = given_hi;
+    if (hi <= lo) hi = lo + 1.0f;
+}
+
+// Heat colour for t in [0, 1]: blue-white-red when the data has both signs
+// (white at zero), white-to-blue otherwise.
+struct Rgb { int r, g, b; };
+inline Rgb heat_colour(float t, bool diverging) {
+    auto mix = [](Rgb a, Rgb b, float s) {
+        return Rgb{int(a.r + (b.r - a.r) * s + 0.5f), int(a.g + (b.g - a.g) * s + 0.5f), int(a.b + (b.b - a.b) * s + 0.5f)};
+    };
+    const Rgb blue{33, 102, 172}, white{247, 247, 247}, red{178, 24, 43};
+    if (!diverging) return mix(white, blue, t);
+    return t < 0.5f ? mix(blue, white, t * 2) : mix(white, red, t * 2 - 1);
+}
+// Where v sits on the colour scale: symmetric about 0 for signed data.
+inline float heat_position(float v, float lo, float hi, bool diverging) {
+    float t = diverging ? 0.5f + 0.5f * v / std::fmax(std::fabs(lo), std::fabs(hi)) : (v - lo) / (hi - lo);
+    return std::fmin(1.0f, std::fmax(0.0f, t));
+}
+
+const char* const SERIES_COLOURS[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
+const char* const PLAIN_MARKS = "*o+x%=";
+const char* const FANCY_MARKS[] = {"\u25cf", "\u25c6", "\u25b2", "\u25a0", "\u2605", "\u25bc"};
+const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
+
+// ---------------------------------------------------------------------------
+// SVG building blocks
+
+inline std::string svg_escape(const std::string& s) {
+    std::string out;
+    for (char c : s) out += c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : std::string(1, c);
+    return out;
+}
+inline std::string svg_open(int width, int height) {
+    return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) + "\" height=\"" +
+           std::to_string(height) + "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" "
+           "height=\"100%\" fill=\"white\"/>\n";
+}
+// anchor: "start", "middle" or "end"; rotate: degrees about (x, y).
+inline std::string svg_text(double x, double y, const std::string& s, const char* anchor = "middle", int rotate = 0,
+                            int size = 12) {
+    std::string r = rotate ? " transform=\"rotate(" + std::to_string(rotate) + " " + format_number("%.1f", x) + " " +
+                                 format_number("%.1f", y) + ")\""
+                           : "";
+    return "<text x=\"" + format_number("%.1f", x) + "\" y=\"" + format_number("%.1f", y) + "\" text-anchor=\"" +
+           anchor + "\" font-size=\"" + std::to_string(size) + "\"" + r + ">" + svg_escape(s) + "</text>\n";
+}
+inline std::string svg_rect(double x, double y, double w, double h, const std::string& fill) {
+    return "<rect x=\"" + format_number("%.1f", x) + "\" y=\"" + format_number("%.1f", y) + "\" width=\"" +
+           format_number("%.1f", w) + "\" height=\"" + format_number("%.1f", h) + "\" fill=\"" + fill + "\"/>\n";
+}
+inline std::string svg_line(double x1, double y1, double x2, double y2, const std::string& stroke = "black") {
+    return "<line x1=\"" + format_number("%.1f", x1) + "\" y1=\"" + format_number("%.1f", y1) + "\" x2=\"" +
+           format_number("%.1f", x2) + "\" y2=\"" + format_number("%.1f", y2) + "\" stroke=\"" + stroke + "\"/>\n";
+}
+inline std::string svg_path(const std::string& d, const std::string& stroke, double width = 2) {
+    return "<path d=\"" + d + "\" fill=\"none\" stroke=\"" + stroke + "\" stroke-width=\"" +
+           format_number("%g", width) + "\"/>\n";
+}
+inline std::string svg_colour(Rgb c) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "#%02x%02x%02x", unsigned(c.r), unsigned(c.g), unsigned(c.b));
+    return buf;
+}
+
+// For --svg DIR: call before any work, so a wrong folder is reported at once.
+inline void require_svg_folder(const std::string& dir) {
+    struct stat info;
+    if (stat(dir.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
+        fail("--svg: the folder '" + dir + "' does not exist; create it first");
+}
+// Writes DIR/name whole (write_file_atomic), after checking that DIR is a folder.
+inline void write_svg(const std::string& dir, const std::string& name, const std::string& svg) {
+    require_svg_folder(dir);
+    write_file_atomic(dir + "/" + name, svg);
+}
+
+// ---------------------------------------------------------------------------
+// Line charts
+
+inline std::string svg_line_chart(const LineChart& c) {
+    const double W = 680, H = 400, left = 70, right = 160, top = 40, bottom = 55;
+    const double pw = W - left - right, ph = H - top - bottom;
+    std::vector<float> all;
+    for (const Series& s : c.series) all.insert(all.end(), s.y.begin(), s.y.end());
+    float ylo, yhi, xlo, xhi;
+    value_range(all, ylo, yhi, c.y_min, c.y_max);
+    value_range(c.x, xlo, xhi);
+    std::vector<double> yt = nice_ticks(ylo, yhi), xt = nice_ticks(xlo, xhi);
+    double y0 = std::fmin(ylo, yt.front()), y1 = std::fmax(yhi, yt.back());
+    auto px = [&](double x) { return left + (x - xlo) / (xhi - xlo) * pw; };
+    auto py = [&](double y) { return top + (y1 - y) / (y1 - y0) * ph; };
+    std::string svg = svg_open(int(W), int(H)) + svg_text(W / 2, 22, c.title, "middle", 0, 15);
+    for (double t : yt)
+        svg += svg_line(left - 5, py(t), left + pw, py(t), "#dddddd") + svg_text(left - 8, py(t) + 4, format_number("%g", t), "end");
+    for (double t : xt)
+        svg += svg_line(px(t), top + ph, px(t), top + ph + 5) + svg_text(px(t), top + ph + 19, format_number("%g", t));
+    svg += svg_line(left, top, left, top + ph) + svg_line(left, top + ph, left + pw, top + ph);
+    svg += svg_text(left + pw / 2, H - 12, c.x_label) + svg_text(18, top + ph / 2, c.y_label, "middle", -90);
+    for (size_t s = 0; s < c.series.size(); s++) {
+        std::string d;
+        for (size_t i = 0; i < c.x.size() && i < c.series[s].y.size(); i++)
+            d += (i ? " L" : "M") + format_number("%.1f", px(c.x[i])) + "," + format_number("%.1f", py(c.series[s].y[i]));
+        const char* colour = SERIES_COLOURS[s % 6];
+        double ly = top + 10 + 20 * s;
+        svg += svg_path(d, colour) + svg_line(left + pw + 15, ly, left + pw + 40, ly, colour);
+        svg += svg_text(left + pw + 46, ly + 4, c.series[s].name, "start");
+    }
+    return svg + "</svg>\n";
+}
+
+// A width x height grid of marks, y labels on the left, x labels below, a legend.
+inline std::string text_line_chart(const LineChart& c, bool fancy, int width = 60, int height = 12) {
+    std::vector<float> all;
+    for (const Series& s : c.series) all.insert(all.end(), s.y.begin(), s.y.end());
+    float ylo, yhi, xlo, xhi;
+    value_range(all, ylo, yhi, c.y_min, c.y_max);
+    value_range(c.x, xlo, xhi);
+    const int OVERLAP = 99;  // two or more series in one cell
+    bool overlap = false;
+    std::vector<std::vector<int>> grid(height, std::vector<int>(width, -1));  // series index, OVERLAP or -1
+    for (size_t s = 0; s < c.series.size(); s++)
+        for (int col = 0; col < width; col++) {
+            // The sample nearest this column's x value.
+            double x = xlo + (xhi - xlo) * col / (width - 1);
+            size_t best = 0;
+            for (size_t i = 0; i < c.x.size(); i++)
+                if (std::fabs(c.x[i] - x) < std::fabs(c.x[best] - x)) best = i;
+            double y = std::fmin(yhi, std::fmax(ylo, double(c.series[s].y[best])));
+            int& cell = grid[int(std::lround((yhi - y) / (yhi - ylo) * (height - 1)))][col];
+            overlap = overlap || (cell >= 0 && cell != int(s));
+            cell = cell >= 0 && cell != int(s) ? OVERLAP : int(s);
+        }
+    std::string lo_label = format_number("%.3g", ylo), hi_label = format_number("%.3g", yhi);
+    size_t pad = std::max(lo_label.size(), hi_label.size());
+    std::string out = "  " + c.title + "\n";
+    for (int r = 0; r < height; r++) {
+        std::string label = r == 0 ? hi_label : r == height - 1 ? lo_label : "";
+        out += "  " + std::string(pad - label.size(), ' ') + label + (fancy ? " \u2502" : " |");
+        for (int col = 0; col < width; col++) {
+            int s = grid[r][col];
+            if (s < 0) out += ' ';
+            else if (s == OVERLAP) out += fancy ? "\u2726" : "#";
+            else if (fancy) out += "\x1b[" + std::to_string(ANSI_COLOURS[s % 6]) + "m" + FANCY_MARKS[s % 6] + "\x1b[0m";
+            else out += PLAIN_MARKS[s % 6];
+        }
+        out += "\n";
+    }
+    out += "  " + std::string(pad + 1, ' ') + (fancy ? "\u2514" : "+");
+    for (int col = 0; col < width; col++) out += fancy ? "\u2500" : "-";
+    std::string xl = format_number("%g", xlo), xh = format_number("%g", xhi);
+    out += "\n  " + std::string(pad + 2, ' ') + xl + std::string(std::max(1, width - int(xl.size() + xh.size())), ' ') +
+           xh + "  " + c.x_label + "\n  " + std::string(pad + 2, ' ');
+    for (size_t s = 0; s < c.series.size(); s++)
+        out += std::string(s ? "   " : "") +
+               (fancy ? "\x1b[" + std::to_string(ANSI_COLOURS[s % 6]) + "m" + FANCY_MARKS[s % 6] + "\x1b[0m"
+                      : std::string(1, PLAIN_MARKS[s % 6])) +
+               " " + c.series[s].name;
+    if (overlap) out += fancy ? "   \u2726 overlap" : "   # overlap";
+    return out + "\n";
+}
+
+// ---------------------------------------------------------------------------
+// Heatmaps
+
+inline std::string svg_heatmap(const Heatmap& h, double cell_width = 24, double cell_height = 24) {
+    const Matrix& A = h.values;
+    float lo, hi;
+    value_range(A.data, lo, hi, h.lo, h.hi);
+    bool diverging = lo < 0 && hi > 0;
+    const double left = 90, top = 50, pw = cell_width * A.cols, ph = cell_height * A.rows;
+    const double W = left + pw + 110, H = top + ph + 70;
+    std::string svg = svg_open(int(W), int(H)) + svg_text(left + pw / 2, 24, h.title, "middle", 0, 15);
+    for (int i = 0; i < A.rows; i++)
+        for (int j = 0; j < A.cols; j++)
+            svg += svg_rect(left + j * cell_width, top + i * cell_height, cell_width + 0.3, cell_height + 0.3,
+                            svg_colour(heat_colour(heat_position(A(i, j), lo, hi, diverging), diverging)));
+    for (int i = 0; i < A.rows && i < int(h.row_labels.size()); i++)
+        svg += svg_text(left - 6, top + (i + 0.5) * cell_height + 4, h.row_labels[i], "end");
+    for (int j = 0; j < A.cols && j < int(h.col_labels.size()); j++)
+        if (!h.col_labels[j].empty())
+            svg += svg_text(left + (j + 0.5) * cell_width, top + ph + 10, h.col_labels[j], "end", -60);
+    // The colour scale: 20 steps from the bottom of the range to the top.
+    const double sx = left + pw + 30, steps = 20, sh = ph / steps;
+    for (int k = 0; k < steps; k++) {
+        float v = hi - (hi - lo) * (k + 0.5f) / float(steps);
+        svg += svg_rect(sx, top + k * sh, 16, sh + 0.5, svg_colour(heat_colour(heat_position(v, lo, hi, diverging), diverging)));
+    }
+    svg += svg_text(sx + 20, top + 10, format_number("%.3g", hi), "start") +
+           svg_text(sx + 20, top + ph, format_number("%.3g", lo), "start");
+    return svg + "</svg>\n";
+}
+
+// Two characters per cell: a shade from the ramp (plain) or a coloured block (fancy).
+inline std::string text_heatmap(const Heatmap& h, bool fancy) {
+    const char* ramp = " .:-=+*#%@";  // 10 levels, lightest to darkest
+    const Matrix& A = h.values;
+    float lo, hi;
+    value_range(A.data, lo, hi, h.lo, h.hi);
+    bool diverging = lo < 0 && hi > 0;
+    size_t pad = 0;
+    for (const std::string& l : h.row_labels) pad = std::max(pad, l.size());
+    std::string out = "  " + h.title + "\n";
+    for (int i = 0; i < A.rows; i++) {
+        std::string label = i < int(h.row_labels.size()) ? h.row_labels[i] : "";
+        out += "  " + std::string(pad - label.size(), ' ') + label + " |";
+        for (int j = 0; j < A.cols; j++) {
+            if (fancy) {
+                Rgb c = heat_colour(heat_position(A(i, j), lo, hi, diverging), diverging);
+                out += "\x1b[48;2;" + std::to_string(c.r) + ";" + std::to_string(c.g) + ";" + std::to_string(c.b) + "m  \x1b[0m";
+            } else {
+                float t = std::fmin(1.0f, std::fmax(0.0f, (A(i, j) - lo) / (hi - lo)));
+                int level = int(std::fmin(9.0f, std::floor(t * 10.0f)));
+                out += std::string(2, ramp[level]);
+            }
+        }
+        out += "|\n";
+    }
+    // Column labels, each under its column, where it fits after the one before.
+    std::string labels(pad + 4 + 2 * A.cols + 12, ' ');
+    size_t free_from = 0;
+    for (int j = 0; j < A.cols && j < int(h.col_labels.size()); j++) {
+        size_t at = pad + 4 + 2 * j;
+        if (h.col_labels[j].empty() || at < free_from) continue;
+        labels.replace(at, h.col_labels[j].size(), h.col_labels[j]);
+        free_from = at + h.col_labels[j].size() + 1;
+    }
+    while (!labels.empty() && labels.back() == ' ') labels.pop_back();
+    if (!labels.empty()) out += labels + "\n";
+    out += "  " + std::string(pad + 2, ' ') + "scale: " + format_number("%.3g", lo) +
+           (fancy ? " (blue) to " : " ' ' (lightest) to '@' (darkest) ") + format_number("%.3g", hi) +
+           (fancy ? (diverging ? " (red), white at 0" : "") : "") + "\n";
+    return out;
+}
