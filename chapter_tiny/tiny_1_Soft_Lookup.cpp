@@ -41,7 +41,7 @@ const Matrix values(WORDS, D, {
 struct Lookup {
     float score[WORDS];    // query . key, one per word
     float weights[WORDS];  // softmax of the scores: shares that add up to 1
-    float mix[D];          // the values, each scaled by its weight, added up
+    float found[D];        // the mix it takes away: the values, each scaled by its weight, added up
 };
 
 static Lookup soft_lookup(const float query[D]) {
@@ -49,8 +49,8 @@ static Lookup soft_lookup(const float query[D]) {
     for (int w = 0; w < WORDS; w++) r.score[w] = r.weights[w] = dot(query, keys.row(w), D);
     softmax(r.weights, WORDS);
     for (int c = 0; c < D; c++) {
-        r.mix[c] = 0.0f;
-        for (int w = 0; w < WORDS; w++) r.mix[c] += r.weights[w] * values(w, c);
+        r.found[c] = 0.0f;
+        for (int w = 0; w < WORDS; w++) r.found[c] += r.weights[w] * values(w, c);
     }
     return r;
 }
@@ -139,7 +139,7 @@ static std::string report(const float query[D], const Style& style) {
         std::snprintf(line, sizeof line, "  %-4s  %s  %s\n", word[w], pair(values.row(w)).c_str(), pair(part).c_str());
         out += line;
     }
-    out += "  the mix \"small\" gets back:     " + style.paint(pair(r.mix), QUERY_COLOUR) + "\n";
+    out += "  the mix \"small\" gets back:     " + style.paint(pair(r.found), QUERY_COLOUR) + "\n";
     return out;
 }
 

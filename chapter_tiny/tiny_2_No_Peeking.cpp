@@ -20,8 +20,7 @@ constexpr uint64_t SHUFFLE_SEED = 1;  // the one shuffle of "Why positions matte
 // The triangle in the terminal
 
 static void print_triangle(const Tape& tape, const std::string& text, int b, int h, bool fancy) {
-    std::fputs(MARKS_LEGEND, stdout);
-    if (fancy) std::fputs(FANCY_MARKS_LEGEND, stdout);
+    std::fputs(fancy ? FANCY_MARKS_LEGEND : MARKS_LEGEND, stdout);
     std::printf("\n        ");
     for (int s = 0; s < tape.T; s++) std::putchar(shown(text[s]));
     std::printf("\n");

@@ -34,8 +34,7 @@ static void print_top_reads(const Tape& tape, const std::string& text, int t) {
 // The terminal's arcs: under the sentence, a mark under each letter t reads.
 static void print_lanes(const Tape& tape, const std::string& text, int t, bool fancy) {
     std::printf("\nThe same reads along the sentence, a mark under each letter read:\n");
-    std::fputs(MARKS_LEGEND, stdout);
-    if (fancy) std::fputs(FANCY_MARKS_LEGEND, stdout);
+    std::fputs(fancy ? FANCY_MARKS_LEGEND : MARKS_LEGEND, stdout);
     std::printf("\n                  ");
     for (char c : text) std::putchar(shown(c));
     std::printf("\n");

@@ -146,7 +146,7 @@ inline std::string mark(float w, bool fancy) {
 const char* const MARKS_LEGEND =
     "  marks:  . under 5%   : 5-10%   - 10-20%   = 20-30%   + 30-40%   * 40-50%   # 50-70%   @ 70% and more\n";
 const char* const FANCY_MARKS_LEGEND =
-    "  (here: \u00b7 under 10%, \u2591 10-30%, \u2592 30-50%, \u2593 50-70%, \u2588 70% and more)\n";
+    "  marks:  \u00b7 under 10%   \u2591 10-30%   \u2592 30-50%   \u2593 50-70%   \u2588 70% and more\n";
 
 // ===========================================================================
 // The chapter's statistics: each is computed over the sentence the tape read.
