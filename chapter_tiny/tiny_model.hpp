@@ -207,13 +207,13 @@ inline void attend_forward(float* found, float* weights, const float* lookups, i
                 row[s] = std::exp(row[s] - biggest);
                 total += row[s];
             }
-            float* out = found + t * WIDTH + h * SIZE;
-            for (int i = 0; i < SIZE; i++) out[i] = 0.0f;
+            float mix[SIZE] = {};  // the values, each times its weight (kept local: registers)
             for (int s = 0; s <= t; s++) {
                 row[s] /= total;
                 const float* value = lookups + s * 3 * WIDTH + 2 * WIDTH + h * SIZE;
-                for (int i = 0; i < SIZE; i++) out[i] += row[s] * value[i];
+                for (int i = 0; i < SIZE; i++) mix[i] += row[s] * value[i];
             }
+            for (int i = 0; i < SIZE; i++) found[t * WIDTH + h * SIZE + i] = mix[i];
             for (int s = t + 1; s < T; s++) row[s] = 0.0f;  // no peeking: nothing above the diagonal
         }
     }
@@ -227,32 +227,34 @@ inline void attend_backward(float* dlookups, const float* dfound, const float* w
     for (int t = 0; t < T; t++) {
         for (int h = 0; h < HEADS; h++) {
             const float* row = weights + (h * T + t) * T;
-            const float* dout = dfound + t * WIDTH + h * SIZE;
+            float dout[SIZE];  // d found for this letter and head (a local copy: registers)
+            for (int i = 0; i < SIZE; i++) dout[i] = dfound[t * WIDTH + h * SIZE + i];
             // found = sum_s weight[s] * value[s]
             for (int s = 0; s <= t; s++) {
                 const float* value = lookups + s * 3 * WIDTH + 2 * WIDTH + h * SIZE;
                 float* dvalue = dlookups + s * 3 * WIDTH + 2 * WIDTH + h * SIZE;
+                for (int i = 0; i < SIZE; i++) dvalue[i] += row[s] * dout[i];
                 float dot = 0.0f;
-                for (int i = 0; i < SIZE; i++) {
-                    dot += dout[i] * value[i];
-                    dvalue[i] += row[s] * dout[i];
-                }
+                for (int i = 0; i < SIZE; i++) dot += dout[i] * value[i];
                 dweight[s] = dot;
             }
             // softmax: dscore[s] = weight[s] * (dweight[s] - sum_s' weight[s'] dweight[s'])
             float mixed = 0.0f;
             for (int s = 0; s <= t; s++) mixed += row[s] * dweight[s];
-            const float* query = lookups + t * 3 * WIDTH + h * SIZE;
+            float query[SIZE], dq[SIZE];  // the query and its gradient, kept local (registers)
             float* dquery = dlookups + t * 3 * WIDTH + h * SIZE;
+            for (int i = 0; i < SIZE; i++) {
+                query[i] = lookups[t * 3 * WIDTH + h * SIZE + i];
+                dq[i] = dquery[i];
+            }
             for (int s = 0; s <= t; s++) {
                 const float dscore = row[s] * (dweight[s] - mixed) * scale;
                 const float* key = lookups + s * 3 * WIDTH + WIDTH + h * SIZE;
                 float* dkey = dlookups + s * 3 * WIDTH + WIDTH + h * SIZE;
-                for (int i = 0; i < SIZE; i++) {
-                    dquery[i] += dscore * key[i];
-                    dkey[i] += dscore * query[i];
-                }
+                for (int i = 0; i < SIZE; i++) dq[i] += dscore * key[i];
+                for (int i = 0; i < SIZE; i++) dkey[i] += dscore * query[i];
             }
+            for (int i = 0; i < SIZE; i++) dquery[i] = dq[i];
         }
     }
 }

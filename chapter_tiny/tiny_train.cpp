@@ -292,6 +292,13 @@ static long load_state(const std::string& path, TinyModel& model, Adam& adam, Se
 
 // ===========================================================================
 
+static bool exists(const std::string& path) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    const bool found = f != nullptr;
+    if (found) std::fclose(f);
+    return found;
+}
+
 static std::string duration(double seconds) {
     long s = long(seconds + 0.5);
     char buf[32];
@@ -305,9 +312,11 @@ static std::string duration(double seconds) {
 int main(int argc, char** argv) {
     Options options(argc, argv, USAGE);
     const char* shared = "../shared/data/tinyshakespeare.txt";
-    std::FILE* probe = std::fopen(shared, "rb");
-    if (probe) std::fclose(probe);
-    const std::string text_path = options.text("text", probe ? shared : "data/tinyshakespeare.txt");
+    const char* downloaded = "data/tinyshakespeare.txt";
+    const std::string text_path = options.text("text", exists(shared) ? shared : downloaded);
+    if (!options.given("text") && !exists(text_path))
+        fail(std::string("no training text: neither ") + shared + " nor " + downloaded +
+             " exists; run `make data` or give --text FILE");
     const std::string out = options.text("out", "chapter_tiny/shakespeare.tiny");
     Settings s;
     s.steps = options.integer("steps", 12000, 1, 100000000);

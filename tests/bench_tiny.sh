@@ -30,7 +30,7 @@ train_rate() {  # tokens per second over 300 steps of 32 x 64, with $1 threads
 for threads in 1 2; do
   rate=$(train_rate $threads)
   awk -v r="$rate" -v t=$threads -v f=$TRAIN_FLOPS \
-    'BEGIN { printf "training, %d thread%s (batch 32 x 64): %8.0f tokens/s  %5.2f GFLOP/s\n", t, t > 1 ? "s" : " ", r, r * f / 1e9 }'
+    'BEGIN { printf "training, %d thread%s (batch 32 x 64): %8.0f tokens/s  %5.2f GFLOP/s\n", t, (t > 1 ? "s" : " "), r, r * f / 1e9 }'
 done
 
 # Generation: each new letter is one forward pass over the last 64 letters.
