@@ -16,6 +16,8 @@
 
 #include "cli.hpp"
 #include "matrix.hpp"
+#include "plot.hpp"
+#include "tiny_reading.hpp"  // require_folder_of
 
 constexpr int WORDS = 4;         // earlier words of the sentence
 constexpr int D = 2;             // numbers per arrow, so they fit on a flat chart
@@ -144,6 +146,67 @@ static std::string report(const float query[D], const Style& style) {
 }
 
 // ---------------------------------------------------------------------------
+// --svg: the keys and the query as arrows, the shares as bars, and the values
+// with what the query finds.
+
+const char* const WORD_INK[WORDS] = {"#2166ac", "#1b7837", "#b2182b", "#762a83"};  // the terminal's colours
+constexpr double PLANE = 240;  // pixels across a chart from -3 to 3
+
+// A line from (x0, y0) to (x1, y1) in pixels, with a V at its tip.
+static std::string arrow(double x0, double y0, double x1, double y1, const std::string& ink, double width) {
+    const double dx = x1 - x0, dy = y1 - y0, length = std::sqrt(dx * dx + dy * dy);
+    if (length < 1) return "";
+    const double ux = dx / length, uy = dy / length, head = 7 + 2 * width;
+    auto point = [](double x, double y) { return format_number("%.1f", x) + "," + format_number("%.1f", y); };
+    return svg_path("M" + point(x0, y0) + " L" + point(x1, y1) + " M" +
+                        point(x1 - head * ux + head * 0.5 * uy, y1 - head * uy - head * 0.5 * ux) + " L" + point(x1, y1) +
+                        " L" + point(x1 - head * ux - head * 0.5 * uy, y1 - head * uy + head * 0.5 * ux),
+                    ink, width);
+}
+
+// A chart of arrows from the middle: the rows of `arrows`, then one thick black arrow.
+static std::string plane(double left, double top, const std::string& title, const Matrix& arrows,
+                         const float widths[WORDS], const float thick[D], const std::string& thick_name) {
+    auto px = [&](float x) { return left + (x + REACH) / (2 * REACH) * PLANE; };
+    auto py = [&](float y) { return top + (REACH - y) / (2 * REACH) * PLANE; };
+    std::string svg = svg_text(left + PLANE / 2, top - 12, title, "middle", 0, 13);
+    svg += svg_rect(left, top, PLANE, PLANE, "#f7f7f7");
+    svg += svg_line(px(-REACH), py(0), px(REACH), py(0), "#bbbbbb") + svg_line(px(0), py(-REACH), px(0), py(REACH), "#bbbbbb");
+    for (int w = 0; w < WORDS; w++) {
+        svg += arrow(px(0), py(0), px(arrows(w, 0)), py(arrows(w, 1)), WORD_INK[w], widths[w]);
+        svg += svg_text(px(arrows(w, 0) * 1.12f), py(arrows(w, 1) * 1.12f) + 4, word[w], "middle", 0, 12);
+    }
+    svg += arrow(px(0), py(0), px(thick[0]), py(thick[1]), "black", 3.5);
+    svg += svg_text(px(thick[0]) + 6, py(thick[1]) + 16, thick_name, "start", 0, 12);
+    return svg;
+}
+
+static std::string lookup_svg(const float query[D]) {
+    const Lookup r = soft_lookup(query);
+    const double top = 70, bars_left = 340, bar_length = 220;
+    std::string svg = svg_open(960, 350);
+    svg += svg_text(20, 26, "A soft lookup: the query for \"small\" at " + pair(query) +
+                                " (the numbers are made up, two each so they fit on a flat chart)",
+                    "start", 0, 14);
+    const float thin[WORDS] = {2, 2, 2, 2};
+    svg += plane(30, top, "the keys and the query", keys, thin, query, "query");
+    svg += svg_text(bars_left + 140, top - 12, "the share \"small\" reads from each word", "middle", 0, 13);
+    for (int w = 0; w < WORDS; w++) {
+        const double y = top + 20 + 50 * w;
+        svg += svg_text(bars_left + 30, y + 15, word[w], "end", 0, 13);
+        svg += svg_rect(bars_left + 38, y, bar_length * r.weights[w], 22, WORD_INK[w]);
+        svg += svg_text(bars_left + 44 + bar_length * r.weights[w], y + 15, format_number("%.1f%%", 100.0 * r.weights[w]),
+                        "start", 0, 12);
+    }
+    float widths[WORDS];  // each value's arrow as wide as its share
+    for (int w = 0; w < WORDS; w++) widths[w] = 0.5f + 6 * r.weights[w];
+    svg += plane(680, top, "the values, and what \"small\" finds", values, widths, r.found, "found");
+    svg += svg_text(680 + PLANE / 2, top + PLANE + 20, "found = the values times the shares = " + pair(r.found), "middle",
+                    0, 12);
+    return svg + "</svg>\n";
+}
+
+// ---------------------------------------------------------------------------
 // --interactive: raw terminal input, redrawn with ANSI codes. The terminal's
 // settings are put back on every way out: q, the end of input, and Ctrl-C.
 
@@ -210,7 +273,7 @@ static void interactive(float query[D]) {
 // ---------------------------------------------------------------------------
 
 static const char* USAGE =
-    "usage: tiny_1_Soft_Lookup [--query X,Y] [--interactive]\n\n"
+    "usage: tiny_1_Soft_Lookup [--query X,Y] [--interactive] [--svg FILE]\n\n"
     "\"A soft lookup\" (Paying attention): the dot product, then four earlier words of\n"
     "the sentence as arrows of two made-up numbers (their keys), and the query for\n"
     "\"small\". Prints the share the query reads from each word, the values, and the\n"
@@ -218,7 +281,9 @@ static const char* USAGE =
     "for the very middle, (0,0), where each word gets 25%.\n\n"
     "  --query X,Y     only this query, e.g. --query 1.5,-1.5 (each from -3 to 3)\n"
     "  --interactive   on a terminal: the arrow keys move the query and the bars\n"
-    "                  redraw; 0 puts it in the middle; q (or Ctrl-C) quits\n";
+    "                  redraw; 0 puts it in the middle; q (or Ctrl-C) quits\n"
+    "  --svg FILE      also draw the query's lookup as an SVG picture: the keys and\n"
+    "                  the query as arrows, the shares as bars, the values and the mix\n";
 
 // "X,Y" with both numbers within the chart.
 static void parse_query(const std::string& text, float query[D]) {
@@ -244,7 +309,9 @@ int main(int argc, char** argv) {
     std::string query_text = options.text("query", "");
     bool given_query = options.given("query");
     bool live = options.flag("interactive");
+    const std::string svg_file = options.text("svg", "");
     options.done();
+    if (options.given("svg")) require_folder_of("svg", svg_file);
 
     float query[D] = {1.5f, -1.5f};  // toward "car": the word that fits "too small"
     if (given_query) parse_query(query_text, query);
@@ -259,12 +326,16 @@ int main(int argc, char** argv) {
                 "two each so they fit on a flat chart; a real model learns them.\n\n");
     std::fputs(chart(query, style).c_str(), stdout);
     std::printf("\n%s", report(query, style).c_str());
-    if (given_query) return 0;
-
-    // Pulled in toward the middle, every score shrinks toward 0 and the shares even out.
-    float halfway[D] = {query[0] / 2, query[1] / 2};
-    std::printf("\nPulled halfway in toward the middle:\n%s", report(halfway, style).c_str());
-    float middle[D] = {0.0f, 0.0f};
-    std::printf("\nAt the very middle every score is 0:\n%s", report(middle, style).c_str());
+    if (!given_query) {
+        // Pulled in toward the middle, every score shrinks toward 0 and the shares even out.
+        float halfway[D] = {query[0] / 2, query[1] / 2};
+        std::printf("\nPulled halfway in toward the middle:\n%s", report(halfway, style).c_str());
+        float middle[D] = {0.0f, 0.0f};
+        std::printf("\nAt the very middle every score is 0:\n%s", report(middle, style).c_str());
+    }
+    if (options.given("svg")) {
+        write_file_atomic(svg_file, lookup_svg(query));
+        std::printf("\nwrote %s\n", svg_file.c_str());
+    }
     return 0;
 }
