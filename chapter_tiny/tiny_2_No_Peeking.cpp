@@ -72,27 +72,60 @@ static void check_triangles(const Tape& tape) {
                 furthest <= ROUNDING ? "yes, each within 0.001% (float rounding)" : "NO");
 }
 
+// No peeking, as behaviour: give every letter after letter c another letter,
+// read again, and compare each head's rows 0..c (which must not move) and the rows after c.
+static void check_no_peeking(const TinyModel& model, const std::vector<int>& ids, const Tape& tape) {
+    const int T = tape.T, c = (T - 1) / 2;
+    if (T < 2) return;
+    std::vector<int> changed = ids;
+    for (int s = c + 1; s < T; s++) changed[s] = (ids[s] + 1) % model.V;
+    Tape again(model.V);
+    forward(model, changed.data(), T, again);
+    int moved_before = 0, moved_after = 0;  // rows whose weights differ, up to c and after it
+    for (int b = 0; b < BLOCKS; b++)
+        for (int h = 0; h < HEADS; h++)
+            for (int t = 0; t < T; t++) {
+                bool moved = false;
+                for (int s = 0; s <= t; s++) moved = moved || weight(again, b, h, t, s) != weight(tape, b, h, t, s);
+                (t <= c ? moved_before : moved_after) += moved;
+            }
+    std::printf("  changing every letter after letter %d moves no weight in rows 0 to %d: %s\n", c, c,
+                moved_before == 0 ? "yes" : "NO");
+    std::printf("  (while %d of the %d rows after it, over the %d heads, moved)\n", moved_after,
+                (T - 1 - c) * BLOCKS * HEADS, BLOCKS * HEADS);
+}
+
 // ---------------------------------------------------------------------------
 // Why positions matter. Letter t's scores in block 1, before and after a
 // shuffle of the letters before it (t stays last). Without the position table
 // each earlier letter keeps its score wherever it lands; with it, scores change.
 
+// The last letter's score for each letter s in block 1: (HEADS x T), one row per head.
+static Matrix last_letter_scores(const TinyModel& model, const std::vector<int>& ids) {
+    const int T = int(ids.size());
+    Tape tape(model.V);
+    forward(model, ids.data(), T, tape);
+    Matrix scores(HEADS, T);  // (HEADS x T)
+    for (int h = 0; h < HEADS; h++)
+        for (int s = 0; s < T; s++) scores(h, s) = score(tape, 0, h, T - 1, s);
+    return scores;
+}
+
 struct ShuffleResult {
-    float largest_change = 0.0f;  // over block 1's heads and the letters before t
+    Matrix before, after;         // last_letter_scores of the sentence and of the shuffle
+    float largest_change = 0.0f;  // over block 1's heads and the letters before the last
     int changed = 0;              // letter-and-head pairs whose score changed at all
 };
 
+// order[s] is the seat letter s moves to.
 static ShuffleResult shuffle_scores(const TinyModel& model, const std::vector<int>& ids, const std::vector<int>& order) {
-    const int T = int(ids.size()), t = T - 1;
+    const int T = int(ids.size());
     std::vector<int> shuffled(T);
-    for (int s = 0; s < T; s++) shuffled[order[s]] = ids[s];  // letter s moves to seat order[s]
-    Tape before(model.V), after(model.V);
-    forward(model, ids.data(), T, before);
-    forward(model, shuffled.data(), T, after);
-    ShuffleResult r;
+    for (int s = 0; s < T; s++) shuffled[order[s]] = ids[s];
+    ShuffleResult r{last_letter_scores(model, ids), last_letter_scores(model, shuffled)};
     for (int h = 0; h < HEADS; h++)
-        for (int s = 0; s < t; s++) {
-            float change = std::fabs(score(after, 0, h, t, order[s]) - score(before, 0, h, t, s));
+        for (int s = 0; s < T - 1; s++) {
+            const float change = std::fabs(r.after(h, order[s]) - r.before(h, s));
             r.largest_change = std::fmax(r.largest_change, change);
             r.changed += change != 0.0f;
         }
@@ -120,7 +153,14 @@ static void why_positions_matter(const TinyModel& model, const std::vector<int>&
     TinyModel without = model;  // the same knobs, with the position table left out
     Knobs k = knobs(without);
     for (int i = 0; i < SEATS * WIDTH; i++) k.position[i] = 0.0f;
-    ShuffleResult no_seats = shuffle_scores(without, ids, order), seats = shuffle_scores(model, ids, order);
+    const ShuffleResult no_seats = shuffle_scores(without, ids, order), seats = shuffle_scores(model, ids, order);
+
+    std::printf("  Block 1 head 1's score for four of them, before and after the shuffle:\n");
+    std::printf("    letter  seat        without the position table   with it\n");
+    for (int s : {0, t / 3, 2 * t / 3, t - 1})
+        std::printf("    %2d %s  %2d -> %2d     %7.3f -> %7.3f          %7.3f -> %7.3f\n", s, quoted(text[s]).c_str(), s,
+                    order[s], no_seats.before(0, s), no_seats.after(0, order[s]), seats.before(0, s),
+                    seats.after(0, order[s]));
     std::printf("  Without the position table, %d of the %d scores (%d letters x %d heads) changed; the largest change is %g.\n",
                 no_seats.changed, t * HEADS, t, HEADS, no_seats.largest_change);
     std::printf("  With the position table, %d of the %d scores changed; the largest change is %.3f.\n", seats.changed,
@@ -183,6 +223,7 @@ int main(int argc, char** argv) {
     print_row(tape, text, block, head, row);
     std::printf("\n");
     check_triangles(tape);
+    check_no_peeking(reading.model, reading.ids, tape);
     std::printf("\n");
     why_positions_matter(reading.model, reading.ids, text);
 

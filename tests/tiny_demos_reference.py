@@ -141,12 +141,28 @@ def main():
     for s in range(T):
         shuffled[order[s]] = ids[s]
     print('    "%s"' % "".join(m["vocab"][i] for i in shuffled))
+    scores = {}
     for positions in (False, True):
         _, before = read(m, ids, positions)
         _, after = read(m, shuffled, positions)
+        scores[positions] = (before, after)
         changes = [abs(after[0][h][T - 1][order[s]] - before[0][h][T - 1][s]) for h in range(HEADS) for s in range(T - 1)]
         print("positions %s: %d of %d scores changed by more than 1e-4; the largest change is %.3f" %
               ("in" if positions else "out", sum(c > 1e-4 for c in changes), len(changes), max(changes)))
+    t = T - 1
+    for s in (0, t // 3, 2 * t // 3, t - 1):
+        out, inn = scores[False], scores[True]
+        print("    %2d '%s'  %2d -> %2d     %7.3f -> %7.3f          %7.3f -> %7.3f" % (
+            s, shown(text[s]), s, order[s], out[0][0][0][t][s], out[1][0][0][t][order[s]],
+            inn[0][0][0][t][s], inn[1][0][0][t][order[s]]))
+
+    # tiny_2: no peeking as behaviour: other letters after letter c move no row up to c.
+    c = (T - 1) // 2
+    again, _ = read(m, ids[:c + 1] + [(i + 1) % m["V"] for i in ids[c + 1:]])
+    moved = [(t <= c, any(abs(x - y) > 1e-12 for x, y in zip(again[b][h][t], weights[b][h][t])))
+             for b in range(BLOCKS) for h in range(HEADS) for t in range(T)]
+    print("rows up to %d moved: %d; rows after it moved: %d of %d" % (
+        c, sum(mv for up, mv in moved if up), sum(mv for up, mv in moved if not up), sum(not up for up, _ in moved)))
 
 
 if __name__ == "__main__":
