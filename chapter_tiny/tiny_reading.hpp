@@ -7,6 +7,7 @@
 // counts t and s, and as the seats of the position table are numbered.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
