@@ -13,6 +13,8 @@
 //   model.vocabulary[id]                           // the character of an id (decode)
 //   knobs(model).position                          // a named view into the flat parameter block,
 //                                                  // e.g. zero it to leave the position table out
+//   parse_model(bytes, model)                      // "" or what is wrong with a checkpoint in memory
+//   backward(model, tape, ids, targets, scale, grads, scratch)  // training: see tiny_train.cpp
 //
 // Layout as in llm.c's train_gpt2.c: the layers, each a `<layer>_forward` /
 // `<layer>_backward` pair with its shapes; the model (all knobs in one flat
@@ -286,6 +288,16 @@ inline void gelu_backward(float* dhidden, const float* dfired, const float* hidd
 // ===========================================================================
 // The model: knobs, tape, forward, backward.
 
+// Hands out consecutive views of one block of floats: the knobs, the tape, the scratch.
+struct Carve {
+    float* next;
+    float* take(size_t n) {
+        float* view = next;
+        next += n;
+        return view;
+    }
+};
+
 struct BlockKnobs {
     float* level1_gain;  // (W)
     float* level1_bias;  // (W)
@@ -315,27 +327,22 @@ inline size_t knob_count(int V) {
 // The same views work for the knobs and for their gradients (a block of the same shape).
 inline Knobs knob_views(float* base, int V) {
     Knobs k;
-    float* p = base;
-    auto take = [&p](size_t n) {
-        float* view = p;
-        p += n;
-        return view;
-    };
-    k.token = take(size_t(V) * WIDTH);
-    k.position = take(SEATS * WIDTH);
+    Carve carve{base};
+    k.token = carve.take(size_t(V) * WIDTH);
+    k.position = carve.take(SEATS * WIDTH);
     for (BlockKnobs& b : k.block) {
-        b.level1_gain = take(WIDTH);
-        b.level1_bias = take(WIDTH);
-        b.lookup = take(WIDTH * 3 * WIDTH);
-        b.write = take(WIDTH * WIDTH);
-        b.level2_gain = take(WIDTH);
-        b.level2_bias = take(WIDTH);
-        b.hidden = take(WIDTH * HIDDEN);
-        b.out = take(HIDDEN * WIDTH);
+        b.level1_gain = carve.take(WIDTH);
+        b.level1_bias = carve.take(WIDTH);
+        b.lookup = carve.take(WIDTH * 3 * WIDTH);
+        b.write = carve.take(WIDTH * WIDTH);
+        b.level2_gain = carve.take(WIDTH);
+        b.level2_bias = carve.take(WIDTH);
+        b.hidden = carve.take(WIDTH * HIDDEN);
+        b.out = carve.take(HIDDEN * WIDTH);
     }
-    k.final_gain = take(WIDTH);
-    k.final_bias = take(WIDTH);
-    k.output = take(WIDTH * size_t(V));
+    k.final_gain = carve.take(WIDTH);
+    k.final_bias = carve.take(WIDTH);
+    k.output = carve.take(WIDTH * size_t(V));
     return k;
 }
 
@@ -411,29 +418,26 @@ struct Tape {
         const size_t per_block = SEATS * WIDTH * 4 + 2 * level + SEATS * 3 * WIDTH + HEADS * SEATS * SEATS +
                                  2 * SEATS * HIDDEN;
         floats.assign(SEATS * WIDTH + BLOCKS * per_block + level + 2 * size_t(SEATS) * V, 0.0f);
-        float* p = floats.data();
-        auto take = [&p](size_t n) {
-            float* view = p;
-            p += n;
-            return view;
+        Carve carve{floats.data()};
+        auto take_level = [&carve]() {
+            return LevelTape{carve.take(SEATS * WIDTH), carve.take(SEATS), carve.take(SEATS)};
         };
-        auto take_level = [&take]() { return LevelTape{take(SEATS * WIDTH), take(SEATS), take(SEATS)}; };
-        float* notebooks = take(SEATS * WIDTH);
+        float* notebooks = carve.take(SEATS * WIDTH);
         for (BlockTape& b : block) {
             b.notebooks = notebooks;
             b.first = take_level();
-            b.lookups = take(SEATS * 3 * WIDTH);
-            b.weights = take(HEADS * SEATS * SEATS);
-            b.found = take(SEATS * WIDTH);
-            b.middle = take(SEATS * WIDTH);
+            b.lookups = carve.take(SEATS * 3 * WIDTH);
+            b.weights = carve.take(HEADS * SEATS * SEATS);
+            b.found = carve.take(SEATS * WIDTH);
+            b.middle = carve.take(SEATS * WIDTH);
             b.second = take_level();
-            b.hidden = take(SEATS * HIDDEN);
-            b.fired = take(SEATS * HIDDEN);
-            b.out = notebooks = take(SEATS * WIDTH);
+            b.hidden = carve.take(SEATS * HIDDEN);
+            b.fired = carve.take(SEATS * HIDDEN);
+            b.out = notebooks = carve.take(SEATS * WIDTH);
         }
         last = take_level();
-        logits = take(SEATS * size_t(V));
-        probs = take(SEATS * size_t(V));
+        logits = carve.take(SEATS * size_t(V));
+        probs = carve.take(SEATS * size_t(V));
     }
     Tape(const Tape&) = delete;  // the views point into this tape's own floats
     Tape& operator=(const Tape&) = delete;
@@ -505,21 +509,16 @@ struct Scratch {
         const size_t biggest_matrix = std::max(size_t(WIDTH) * HIDDEN, size_t(WIDTH) * V) + 3 * WIDTH * WIDTH;
         floats.assign(4 * SEATS * WIDTH + SEATS * 3 * WIDTH + 2 * SEATS * HIDDEN + SEATS * size_t(V) + biggest_matrix,
                       0.0f);
-        float* p = floats.data();
-        auto take = [&p](size_t n) {
-            float* view = p;
-            p += n;
-            return view;
-        };
-        dnotebooks = take(SEATS * WIDTH);
-        dmiddle = take(SEATS * WIDTH);
-        dfound = take(SEATS * WIDTH);
-        dlevel = take(SEATS * WIDTH);
-        dlookups = take(SEATS * 3 * WIDTH);
-        dhidden = take(SEATS * HIDDEN);
-        dfired = take(SEATS * HIDDEN);
-        dlogits = take(SEATS * size_t(V));
-        transposed = p;
+        Carve carve{floats.data()};
+        dnotebooks = carve.take(SEATS * WIDTH);
+        dmiddle = carve.take(SEATS * WIDTH);
+        dfound = carve.take(SEATS * WIDTH);
+        dlevel = carve.take(SEATS * WIDTH);
+        dlookups = carve.take(SEATS * 3 * WIDTH);
+        dhidden = carve.take(SEATS * HIDDEN);
+        dfired = carve.take(SEATS * HIDDEN);
+        dlogits = carve.take(SEATS * size_t(V));
+        transposed = carve.next;
     }
 };
 

@@ -22,6 +22,9 @@ TRAIN_FLOPS=184896
 awk 'BEGIN { srand(1); s = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ .,;:!?-\x27&$3\n";
              for (i = 0; i < 200000; i++) printf "%s", substr(s, int(rand() * 65) + 1, 1) }' > "$work/text.txt"
 
+# Other work on the machine slows the threads down: say how busy it was.
+echo "load average before the runs: $(cut -d ' ' -f 1 /proc/loadavg 2>/dev/null || echo unknown) on $(nproc 2>/dev/null || echo '?') cores"
+
 train_rate() {  # tokens per second over 300 steps of 32 x 64, with $1 threads
   "$build/chapter_tiny/tiny_train" --text "$work/text.txt" --out "$work/bench.tiny" --steps 300 --batch 32 \
     --eval-every 300 --eval-windows 1 --threads "$1" |
