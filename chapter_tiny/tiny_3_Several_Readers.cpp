@@ -86,12 +86,11 @@ static void print_in_the_chapters_words(const Tape& tape, const std::string& tex
     best_head(previous, pb, ph);
     best_head(space, sb, sh);
     std::printf("\nIn the chapter's words, with our model's numbers:\n");
-    std::printf("  The chapter's previous-character reader: %s gives its largest weight\n"
+    std::printf("  Our previous-character reader is %s: it gives its largest weight\n"
                 "  to the previous character at %d of the %d positions that have one.\n",
                 head_in_words(pb, ph).c_str(), previous(pb, ph), T - 1);
-    std::printf("  The chapter's space-before-a-word reader: %s. At %d of the %d\n"
-                "  positions after a word's first letter, with a space before the word, it gives that space\n"
-                "  its largest weight.\n",
+    std::printf("  Our reader of the space before a word is %s. At %d of the %d positions\n"
+                "  after a word's first letter, with a space before the word, it gives that space its largest weight.\n",
                 head_in_words(sb, sh).c_str(), space(sb, sh), counted);
     float near_lo, near_hi, back_lo, back_hi, first_back_lo, first_back_hi;
     block_range(0, near, near_lo, near_hi);
