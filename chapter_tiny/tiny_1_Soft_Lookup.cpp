@@ -17,7 +17,7 @@
 #include "cli.hpp"
 #include "matrix.hpp"
 #include "plot.hpp"
-#include "tiny_reading.hpp"  // require_folder_of
+#include "tiny_reading.hpp"  // picture_options, write_pictures, html_document
 
 constexpr int WORDS = 4;         // earlier words of the sentence
 constexpr int D = 2;             // numbers per arrow, so they fit on a flat chart
@@ -151,6 +151,7 @@ static std::string report(const float query[D], const Style& style) {
 
 const char* const WORD_INK[WORDS] = {"#2166ac", "#1b7837", "#b2182b", "#762a83"};  // the terminal's colours
 constexpr double PLANE = 240;  // pixels across a chart from -3 to 3
+constexpr double CHART_TOP = 70, KEYS_LEFT = 30, BARS_LEFT = 340, BAR_LENGTH = 220, VALUES_LEFT = 680;  // the layout
 
 // A line from (x0, y0) to (x1, y1) in pixels, with a V at its tip.
 static std::string arrow(double x0, double y0, double x1, double y1, const std::string& ink, double width) {
@@ -164,46 +165,138 @@ static std::string arrow(double x0, double y0, double x1, double y1, const std::
                     ink, width);
 }
 
-// A chart of arrows from the middle: the rows of `arrows`, then one thick black arrow.
-static std::string plane(double left, double top, const std::string& title, const Matrix& arrows,
-                         const float widths[WORDS], const float thick[D], const std::string& thick_name) {
-    auto px = [&](float x) { return left + (x + REACH) / (2 * REACH) * PLANE; };
-    auto py = [&](float y) { return top + (REACH - y) / (2 * REACH) * PLANE; };
-    std::string svg = svg_text(left + PLANE / 2, top - 12, title, "middle", 0, 13);
-    svg += svg_rect(left, top, PLANE, PLANE, "#f7f7f7");
-    svg += svg_line(px(-REACH), py(0), px(REACH), py(0), "#bbbbbb") + svg_line(px(0), py(-REACH), px(0), py(REACH), "#bbbbbb");
+// A chart from -3 to 3 each way, `left` pixels from the left.
+static double px(double left, float x) { return left + (x + REACH) / (2 * REACH) * PLANE; }
+static double py(float y) { return CHART_TOP + (REACH - y) / (2 * REACH) * PLANE; }
+
+static std::string chart_background(double left, const std::string& title) {
+    return svg_text(left + PLANE / 2, CHART_TOP - 12, title, "middle", 0, 13) +
+           svg_rect(left, CHART_TOP, PLANE, PLANE, "#f7f7f7") +
+           svg_line(px(left, -REACH), py(0), px(left, REACH), py(0), "#bbbbbb") +
+           svg_line(px(left, 0), py(-REACH), px(left, 0), py(REACH), "#bbbbbb");
+}
+
+// One arrow per word from the middle, each `widths[w]` wide, labelled at its tip.
+static std::string word_arrows(double left, const Matrix& arrows, const float widths[WORDS]) {
+    std::string svg;
     for (int w = 0; w < WORDS; w++) {
-        svg += arrow(px(0), py(0), px(arrows(w, 0)), py(arrows(w, 1)), WORD_INK[w], widths[w]);
-        svg += svg_text(px(arrows(w, 0) * 1.12f), py(arrows(w, 1) * 1.12f) + 4, word[w], "middle", 0, 12);
+        svg += arrow(px(left, 0), py(0), px(left, arrows(w, 0)), py(arrows(w, 1)), WORD_INK[w], widths[w]);
+        svg += svg_text(px(left, arrows(w, 0) * 1.12f), py(arrows(w, 1) * 1.12f) + 4, word[w], "middle", 0, 12);
     }
-    svg += arrow(px(0), py(0), px(thick[0]), py(thick[1]), "black", 3.5);
-    svg += svg_text(px(thick[0]) + 6, py(thick[1]) + 16, thick_name, "start", 0, 12);
     return svg;
 }
 
+// The thick black arrow (the query, or what it finds), with its name and numbers under the chart.
+static std::string thick_arrow(double left, const float v[D], const std::string& name) {
+    return arrow(px(left, 0), py(0), px(left, v[0]), py(v[1]), "black", 3.5) +
+           svg_text(px(left, v[0]) + 6, py(v[1]) + 16, name, "start", 0, 12) +
+           svg_text(left + PLANE / 2, CHART_TOP + PLANE + 20, name + " = " + pair(v), "middle", 0, 12);
+}
+
+// The picture; its changing parts are groups (query, bars, values) the page's script redraws.
 static std::string lookup_svg(const float query[D]) {
     const Lookup r = soft_lookup(query);
-    const double top = 70, bars_left = 340, bar_length = 220;
     std::string svg = svg_open(960, 350);
-    svg += svg_text(20, 26, "A soft lookup: the query for \"small\" at " + pair(query) +
-                                " (the numbers are made up, two each so they fit on a flat chart)",
-                    "start", 0, 14);
+    svg += svg_text(20, 26, "A soft lookup: the query for \"small\" (the numbers are made up, two each so they fit on a "
+                            "flat chart)", "start", 0, 14);
     const float thin[WORDS] = {2, 2, 2, 2};
-    svg += plane(30, top, "the keys and the query", keys, thin, query, "query");
-    svg += svg_text(bars_left + 140, top - 12, "the share \"small\" reads from each word", "middle", 0, 13);
+    svg += chart_background(KEYS_LEFT, "the keys and the query") + word_arrows(KEYS_LEFT, keys, thin);
+    svg += group("query", true, thick_arrow(KEYS_LEFT, query, "query"));
+    svg += svg_text(BARS_LEFT + 140, CHART_TOP - 12, "the share \"small\" reads from each word", "middle", 0, 13);
+    std::string bars;
     for (int w = 0; w < WORDS; w++) {
-        const double y = top + 20 + 50 * w;
-        svg += svg_text(bars_left + 30, y + 15, word[w], "end", 0, 13);
-        svg += svg_rect(bars_left + 38, y, bar_length * r.weights[w], 22, WORD_INK[w]);
-        svg += svg_text(bars_left + 44 + bar_length * r.weights[w], y + 15, format_number("%.1f%%", 100.0 * r.weights[w]),
-                        "start", 0, 12);
+        const double y = CHART_TOP + 20 + 50 * w, length = BAR_LENGTH * r.weights[w];
+        svg += svg_text(BARS_LEFT + 30, y + 15, word[w], "end", 0, 13);
+        bars += svg_rect(BARS_LEFT + 38, y, length, 22, WORD_INK[w]) +
+                svg_text(BARS_LEFT + 44 + length, y + 15, format_number("%.1f%%", 100.0 * r.weights[w]), "start", 0, 12);
     }
+    svg += group("bars", true, bars);
     float widths[WORDS];  // each value's arrow as wide as its share
     for (int w = 0; w < WORDS; w++) widths[w] = 0.5f + 6 * r.weights[w];
-    svg += plane(680, top, "the values, and what \"small\" finds", values, widths, r.found, "found");
-    svg += svg_text(680 + PLANE / 2, top + PLANE + 20, "found = the values times the shares = " + pair(r.found), "middle",
-                    0, 12);
+    svg += chart_background(VALUES_LEFT, "the values, and what \"small\" finds");
+    svg += group("values", true, word_arrows(VALUES_LEFT, values, widths) + thick_arrow(VALUES_LEFT, r.found, "found"));
     return svg + "</svg>\n";
+}
+
+// The page's script: the lookup again, then the parts of the picture that change.
+// Before it: keys, values, the layout's numbers and the first query.
+const char* const LOOKUP_SCRIPT = R"(const demo = document.getElementById('demo'), svg = demo.querySelector('svg');
+const px = (left, x) => left + (x + REACH) / (2 * REACH) * PLANE, py = y => TOP + (REACH - y) / (2 * REACH) * PLANE;
+const f1 = x => x.toFixed(1), pair = v => '(' + v.map(x => (Math.abs(x) < 0.005 ? 0 : x).toFixed(2).padStart(5)).join(', ') + ')';
+function arrow(left, v, width) {  // as the program draws it: a line and a V at the tip
+  const x0 = px(left, 0), y0 = py(0), x1 = px(left, v[0]), y1 = py(v[1]), length = Math.hypot(x1 - x0, y1 - y0);
+  if (length < 1) return 'M0,0';
+  const ux = (x1 - x0) / length, uy = (y1 - y0) / length, head = 7 + 2 * width, p = (x, y) => f1(x) + ',' + f1(y);
+  return 'M' + p(x0, y0) + ' L' + p(x1, y1) + ' M' + p(x1 - head * ux + head * 0.5 * uy, y1 - head * uy - head * 0.5 * ux) +
+         ' L' + p(x1, y1) + ' L' + p(x1 - head * ux - head * 0.5 * uy, y1 - head * uy + head * 0.5 * ux);
+}
+function thick(parts, at, left, v, name) {  // the black arrow, its name at the tip, its numbers under the chart
+  parts[at].setAttribute('d', arrow(left, v, 3.5));
+  parts[at + 1].setAttribute('x', f1(px(left, v[0]) + 6));
+  parts[at + 1].setAttribute('y', f1(py(v[1]) + 16));
+  parts[at + 2].textContent = name + ' = ' + pair(v);
+}
+function show(q) {
+  query = q.map(x => Math.max(-REACH, Math.min(REACH, x)));
+  const scores = keys.map(k => query[0] * k[0] + query[1] * k[1]), top = Math.max(...scores);
+  const e = scores.map(s => Math.exp(s - top)), total = e.reduce((a, b) => a + b), weights = e.map(x => x / total);
+  const found = [0, 1].map(c => weights.reduce((sum, w, i) => sum + w * values[i][c], 0));
+  const bars = document.getElementById('bars').children, drawn = document.getElementById('values').children;
+  weights.forEach((w, i) => {
+    bars[2 * i].setAttribute('width', f1(BAR * w));
+    bars[2 * i + 1].setAttribute('x', f1(BARS + 44 + BAR * w));
+    bars[2 * i + 1].textContent = (100 * w).toFixed(1) + '%';
+    drawn[2 * i].setAttribute('d', arrow(VALUES, values[i], 0.5 + 6 * w));
+    drawn[2 * i].setAttribute('stroke-width', 0.5 + 6 * w);
+  });
+  thick(document.getElementById('query').children, 0, KEYS, query, 'query');
+  thick(drawn, 2 * keys.length, VALUES, found, 'found');
+}
+svg.addEventListener('mousemove', e => {
+  const box = svg.getBoundingClientRect(), x = e.clientX - box.left, y = e.clientY - box.top;
+  if (x >= KEYS && x <= KEYS + PLANE && y >= TOP && y <= TOP + PLANE)
+    show([(x - KEYS) / PLANE * 2 * REACH - REACH, REACH - (y - TOP) / PLANE * 2 * REACH].map(v => Math.round(v * 20) / 20));
+});
+demo.addEventListener('keydown', e => {
+  const move = {ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0]}[e.key];
+  if (move) { show([query[0] + move[0] * STEP, query[1] + move[1] * STEP]); e.preventDefault(); }
+});
+if (location.hash === '#test') {  // a check for a headless browser: point at two queries, press one key
+  const box = svg.getBoundingClientRect(), shares = () => [...document.querySelectorAll('#bars text')].map(t => t.textContent).join(' ');
+  const point = q => svg.dispatchEvent(new MouseEvent('mousemove', {bubbles: true, clientX: box.left + px(KEYS, q[0]), clientY: box.top + py(q[1])}));
+  point([0, 0]);
+  const middle = shares() + ', ' + document.querySelector('#values > text:last-child').textContent;
+  point([-0.5, 2]);
+  const fit = shares();
+  demo.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}));
+  document.body.insertAdjacentHTML('beforeend', '<pre id="test">at (0, 0): ' + middle + '; at (-0.5, 2): ' + fit +
+    '; one step right: ' + document.querySelector('#query > text:last-child').textContent + ': ' + shares() + '</pre>');
+}
+</script>
+)";
+
+// --html: the picture, and a script that moves the query to wherever the
+// pointer is over the keys' chart (or by the arrow keys), as the chapter's page
+// lets you drag it, and redraws the parts that change, computed as above.
+static std::string lookup_page(const float query[D]) {
+    auto list = [](const Matrix& m) {
+        std::string s = "[";
+        for (int w = 0; w < WORDS; w++) s += (w ? ", [" : "[") + format_number("%g", m(w, 0)) + ", " + format_number("%g", m(w, 1)) + "]";
+        return s + "]";
+    };
+    std::string script = "<script>\nconst keys = " + list(keys) + ", values = " + list(values) + ";\n" +
+                         "const REACH = " + format_number("%g", REACH) + ", PLANE = " + format_number("%g", PLANE) +
+                         ", TOP = " + format_number("%g", CHART_TOP) + ", KEYS = " + format_number("%g", KEYS_LEFT) +
+                         ", VALUES = " + format_number("%g", VALUES_LEFT) + ", BARS = " + format_number("%g", BARS_LEFT) +
+                         ", BAR = " + format_number("%g", BAR_LENGTH) + ", STEP = " + format_number("%g", STEP) + ";\n" +
+                         "let query = [" + format_number("%g", query[0]) + ", " + format_number("%g", query[1]) + "];\n" +
+                         LOOKUP_SCRIPT;
+    return html_document("A soft lookup",
+                         "Four words of the sentence as arrows of made-up numbers: their keys. Move the pointer over "
+                         "the left chart, or click the picture and use the arrow keys, to move the query for \"small\"; "
+                         "the bars show the share it reads from each word, and the right chart the values and the mix "
+                         "it gets back.",
+                         "<div id=\"demo\" tabindex=\"0\">\n" + lookup_svg(query) + "</div>\n", script);
 }
 
 // ---------------------------------------------------------------------------
@@ -273,7 +366,7 @@ static void interactive(float query[D]) {
 // ---------------------------------------------------------------------------
 
 static const char* USAGE =
-    "usage: tiny_1_Soft_Lookup [--query X,Y] [--interactive] [--svg FILE]\n\n"
+    "usage: tiny_1_Soft_Lookup [--query X,Y] [--interactive] [--svg FILE] [--html FILE]\n\n"
     "\"A soft lookup\" (Paying attention): the dot product, then four earlier words of\n"
     "the sentence as arrows of two made-up numbers (their keys), and the query for\n"
     "\"small\". Prints the share the query reads from each word, the values, and the\n"
@@ -283,7 +376,9 @@ static const char* USAGE =
     "  --interactive   on a terminal: the arrow keys move the query and the bars\n"
     "                  redraw; 0 puts it in the middle; q (or Ctrl-C) quits\n"
     "  --svg FILE      also draw the query's lookup as an SVG picture: the keys and\n"
-    "                  the query as arrows, the shares as bars, the values and the mix\n";
+    "                  the query as arrows, the shares as bars, the values and the mix\n"
+    "  --html FILE     also write a page with that picture, where the pointer (or the\n"
+    "                  arrow keys) moves the query and the bars and the mix follow\n";
 
 // "X,Y" with both numbers within the chart.
 static void parse_query(const std::string& text, float query[D]) {
@@ -309,9 +404,8 @@ int main(int argc, char** argv) {
     std::string query_text = options.text("query", "");
     bool given_query = options.given("query");
     bool live = options.flag("interactive");
-    const std::string svg_file = options.text("svg", "");
+    const PictureFiles pictures = picture_options(options);
     options.done();
-    if (options.given("svg")) require_folder_of("svg", svg_file);
 
     float query[D] = {1.5f, -1.5f};  // toward "car": the word that fits "too small"
     if (given_query) parse_query(query_text, query);
@@ -333,9 +427,6 @@ int main(int argc, char** argv) {
         float middle[D] = {0.0f, 0.0f};
         std::printf("\nAt the very middle every score is 0:\n%s", report(middle, style).c_str());
     }
-    if (options.given("svg")) {
-        write_file_atomic(svg_file, lookup_svg(query));
-        std::printf("\nwrote %s\n", svg_file.c_str());
-    }
+    write_pictures(pictures, [&] { return lookup_svg(query); }, [&] { return lookup_page(query); });
     return 0;
 }

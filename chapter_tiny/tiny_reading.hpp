@@ -358,14 +358,22 @@ if (location.hash === '#test') {
 </script>
 )";
 
-// axis 'y': the items are rows, `first` pixels from the top; 'x': letters, from the left.
-inline std::string html_page(const std::string& title, const std::string& intro, const std::string& svg, char axis,
-                             double first, int count, int shown_first) {
+// One page: a title, a paragraph, the body (a picture), and its script.
+inline std::string html_document(const std::string& title, const std::string& intro, const std::string& body,
+                                 const std::string& script) {
     return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + svg_escape(title) +
            "</title>\n<style>body { font-family: sans-serif; margin: 2em; } #demo:focus { outline: 2px solid "
            "#92c5de; }</style>\n</head>\n<body>\n<h1>" + svg_escape(title) + "</h1>\n<p>" + svg_escape(intro) +
-           "</p>\n<div id=\"demo\" tabindex=\"0\" data-axis=\"" + std::string(1, axis) + "\" data-first=\"" +
-           format_number("%g", first) + "\" data-cell=\"" + format_number("%g", CELL) + "\" data-count=\"" +
-           std::to_string(count) + "\" data-shown=\"" + std::to_string(shown_first) + "\">\n" + svg + "</div>\n" +
-           PAGE_SCRIPT + "</body>\n</html>\n";
+           "</p>\n" + body + script + "</body>\n</html>\n";
+}
+
+// axis 'y': the items are rows, `first` pixels from the top; 'x': letters, from the left.
+inline std::string html_page(const std::string& title, const std::string& intro, const std::string& svg, char axis,
+                             double first, int count, int shown_first) {
+    return html_document(title, intro,
+                         "<div id=\"demo\" tabindex=\"0\" data-axis=\"" + std::string(1, axis) + "\" data-first=\"" +
+                             format_number("%g", first) + "\" data-cell=\"" + format_number("%g", CELL) +
+                             "\" data-count=\"" + std::to_string(count) + "\" data-shown=\"" +
+                             std::to_string(shown_first) + "\">\n" + svg + "</div>\n",
+                         PAGE_SCRIPT);
 }
