@@ -1,0 +1,432 @@
+// tiny_1_Soft_Lookup.cpp: "A soft lookup": a query reads a little of every word, more of the ones that match.
+// Book section: tiny.1
+//
+// The chapter's first demo: the dot product 2, 1 . 3, 0 = 6; four earlier
+// words of the sentence as arrows of two made-up numbers each (their keys);
+// the query for "small"; bars for the share it reads from each word; and the
+// values with the mix it gets back. --interactive moves the query with the
+// arrow keys, as the chapter's page lets you drag it.
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <termios.h>
+#include <unistd.h>
+#include <vector>
+
+#include "cli.hpp"
+#include "matrix.hpp"
+#include "plot.hpp"
+#include "tiny_reading.hpp"  // picture_options, write_pictures, html_document
+
+constexpr int WORDS = 4;         // earlier words of the sentence
+constexpr int D = 2;             // numbers per arrow, so they fit on a flat chart
+constexpr float STEP = 0.25f;    // how far one arrow key moves the query
+constexpr float REACH = 3.0f;    // the chart and the query stay within -3..3
+constexpr int BAR_WIDTH = 40;    // characters for a share of 100%
+
+// Made up, as the chapter's are: chosen so each word points its own way.
+const char* const word[WORDS] = {"bag", "fit", "car", "too"};
+const Matrix keys(WORDS, D, {
+     2.0f,  0.5f,  // bag
+    -1.5f,  1.5f,  // fit
+     0.5f, -2.0f,  // car
+    -1.0f, -1.0f,  // too
+});
+const Matrix values(WORDS, D, {
+     1.0f,  2.0f,  // bag
+    -2.0f,  1.0f,  // fit
+     2.0f, -1.0f,  // car
+    -1.0f, -2.0f,  // too
+});
+
+struct Lookup {
+    float score[WORDS];    // query . key, one per word
+    float weights[WORDS];  // softmax of the scores: shares that add up to 1
+    float found[D];        // the mix it takes away: the values, each scaled by its weight, added up
+};
+
+static Lookup soft_lookup(const float query[D]) {
+    Lookup r;
+    for (int w = 0; w < WORDS; w++) r.score[w] = r.weights[w] = dot(query, keys.row(w), D);
+    softmax(r.weights, WORDS);
+    for (int c = 0; c < D; c++) {
+        r.found[c] = 0.0f;
+        for (int w = 0; w < WORDS; w++) r.found[c] += r.weights[w] * values(w, c);
+    }
+    return r;
+}
+
+// ---------------------------------------------------------------------------
+// Drawing. Plain (ASCII) is what the golden checks; fancy adds colour and blocks.
+
+struct Style {
+    bool fancy;
+    std::string paint(const std::string& s, int colour) const {
+        return fancy ? "\x1b[" + std::to_string(colour) + "m" + s + "\x1b[0m" : s;
+    }
+};
+const int WORD_COLOUR[WORDS] = {34, 32, 31, 35};  // blue, green, red, magenta
+constexpr int QUERY_COLOUR = 1;                   // bold
+
+static std::string trim_right(std::string s) {
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    return s;
+}
+
+// The arrows' tips on a grid: one column per STEP across, one row per 2 STEPs up.
+static std::string chart(const float query[D], const Style& style) {
+    const int columns = int(2 * REACH / STEP) + 1, rows = int(REACH / STEP) + 1;
+    std::vector<std::string> cell(size_t(rows) * columns, " ");
+    auto at = [&](float x, float y) -> std::string& {
+        int c = int(std::lround((x + REACH) / STEP)), r = int(std::lround((REACH - y) / (2 * STEP)));
+        return cell[size_t(r) * columns + c];
+    };
+    for (int r = 0; r < rows; r++) cell[size_t(r) * columns + columns / 2] = "|";
+    for (int c = 0; c < columns; c++) cell[size_t(rows / 2) * columns + c] = "-";
+    cell[size_t(rows / 2) * columns + columns / 2] = "+";
+    // Each arrow as dots from the middle to its tip.
+    for (int w = 0; w < WORDS; w++)
+        for (int i = 1; i < 12; i++) {
+            std::string& c = at(keys(w, 0) * i / 12, keys(w, 1) * i / 12);
+            if (c == " ") c = ".";
+        }
+    for (int w = 0; w < WORDS; w++) at(keys(w, 0), keys(w, 1)) = style.paint(std::string(1, word[w][0]), WORD_COLOUR[w]);
+    at(query[0], query[1]) = style.paint("Q", QUERY_COLOUR);
+    std::string out;
+    for (int r = 0; r < rows; r++) {
+        std::string line = r == 0 ? "   3 " : r == rows / 2 ? "   0 " : r == rows - 1 ? "  -3 " : "     ";
+        for (int c = 0; c < columns; c++) line += cell[size_t(r) * columns + c];
+        out += trim_right(line) + "\n";
+    }
+    out += "     -3" + std::string(columns / 2 - 2, ' ') + "0" + std::string(columns / 2 - 2, ' ') + "3\n";
+    out += "     keys: ";
+    for (int w = 0; w < WORDS; w++) out += style.paint(std::string(1, word[w][0]), WORD_COLOUR[w]) + " " + word[w] + "  ";
+    return out + style.paint("Q", QUERY_COLOUR) + " the query for \"small\"\n";
+}
+
+static std::string bar(float share, const Style& style, int colour) {
+    int n = int(std::lround(share * BAR_WIDTH));
+    std::string b;
+    for (int i = 0; i < n; i++) b += style.fancy ? "\u2588" : "#";
+    return style.paint(b, colour);
+}
+
+static std::string pair(const float* v) {
+    auto shown = [](float x) { return std::fabs(x) < 0.005f ? 0.0 : double(x); };  // no "-0.00"
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "(%5.2f, %5.2f)", shown(v[0]), shown(v[1]));
+    return buf;
+}
+
+// What "small" reads at one query: the scores, the shares as bars, the mix.
+static std::string report(const float query[D], const Style& style) {
+    Lookup r = soft_lookup(query);
+    std::string out = "The query for \"small\" is " + pair(query) + ".\n\n";
+    out += "  word  key             score   share\n";
+    for (int w = 0; w < WORDS; w++) {
+        char line[128];
+        std::snprintf(line, sizeof line, "  %-4s  %s  %6.2f  %5.1f%%  ", word[w], pair(keys.row(w)).c_str(),
+                      double(r.score[w]) + 0.0, 100.0 * r.weights[w]);
+        out += trim_right(line + bar(r.weights[w], style, WORD_COLOUR[w])) + "\n";
+    }
+    float total = 0.0f;
+    for (int w = 0; w < WORDS; w++) total += r.weights[w];
+    char line[160];
+    std::snprintf(line, sizeof line, "  the shares add up to %.1f%%\n\n", 100.0 * total);
+    out += line;
+    out += "  word  value           share x value\n";
+    for (int w = 0; w < WORDS; w++) {
+        float part[D] = {r.weights[w] * values(w, 0), r.weights[w] * values(w, 1)};
+        std::snprintf(line, sizeof line, "  %-4s  %s  %s\n", word[w], pair(values.row(w)).c_str(), pair(part).c_str());
+        out += line;
+    }
+    out += "  the mix \"small\" gets back:     " + style.paint(pair(r.found), QUERY_COLOUR) + "\n";
+    return out;
+}
+
+// ---------------------------------------------------------------------------
+// --svg: the keys and the query as arrows, the shares as bars, and the values
+// with what the query finds.
+
+const char* const WORD_INK[WORDS] = {"#2166ac", "#1b7837", "#b2182b", "#762a83"};  // the terminal's colours
+constexpr double PLANE = 240;  // pixels across a chart from -3 to 3
+constexpr double CHART_TOP = 70, KEYS_LEFT = 30, BARS_LEFT = 340, BAR_LENGTH = 220, VALUES_LEFT = 680;  // the layout
+
+// A line from (x0, y0) to (x1, y1) in pixels, with a V at its tip.
+static std::string arrow(double x0, double y0, double x1, double y1, const std::string& ink, double width) {
+    const double dx = x1 - x0, dy = y1 - y0, length = std::sqrt(dx * dx + dy * dy);
+    if (length < 1) return "";
+    const double ux = dx / length, uy = dy / length, head = 7 + 2 * width;
+    auto point = [](double x, double y) { return format_number("%.1f", x) + "," + format_number("%.1f", y); };
+    return svg_path("M" + point(x0, y0) + " L" + point(x1, y1) + " M" +
+                        point(x1 - head * ux + head * 0.5 * uy, y1 - head * uy - head * 0.5 * ux) + " L" + point(x1, y1) +
+                        " L" + point(x1 - head * ux - head * 0.5 * uy, y1 - head * uy + head * 0.5 * ux),
+                    ink, width);
+}
+
+// A chart from -3 to 3 each way, `left` pixels from the left.
+static double px(double left, float x) { return left + (x + REACH) / (2 * REACH) * PLANE; }
+static double py(float y) { return CHART_TOP + (REACH - y) / (2 * REACH) * PLANE; }
+
+static std::string chart_background(double left, const std::string& title) {
+    return svg_text(left + PLANE / 2, CHART_TOP - 12, title, "middle", 0, 13) +
+           svg_rect(left, CHART_TOP, PLANE, PLANE, "#f7f7f7") +
+           svg_line(px(left, -REACH), py(0), px(left, REACH), py(0), "#bbbbbb") +
+           svg_line(px(left, 0), py(-REACH), px(left, 0), py(REACH), "#bbbbbb");
+}
+
+// One arrow per word from the middle, each `widths[w]` wide, labelled at its tip.
+static std::string word_arrows(double left, const Matrix& arrows, const float widths[WORDS]) {
+    std::string svg;
+    for (int w = 0; w < WORDS; w++) {
+        svg += arrow(px(left, 0), py(0), px(left, arrows(w, 0)), py(arrows(w, 1)), WORD_INK[w], widths[w]);
+        svg += svg_text(px(left, arrows(w, 0) * 1.12f), py(arrows(w, 1) * 1.12f) + 4, word[w], "middle", 0, 12);
+    }
+    return svg;
+}
+
+// The thick black arrow (the query, or what it finds), with its name and numbers under the chart.
+static std::string thick_arrow(double left, const float v[D], const std::string& name) {
+    return arrow(px(left, 0), py(0), px(left, v[0]), py(v[1]), "black", 3.5) +
+           svg_text(px(left, v[0]) + 6, py(v[1]) + 16, name, "start", 0, 12) +
+           svg_text(left + PLANE / 2, CHART_TOP + PLANE + 20, name + " = " + pair(v), "middle", 0, 12);
+}
+
+// The picture; its changing parts are groups (query, bars, values) the page's script redraws.
+static std::string lookup_svg(const float query[D]) {
+    const Lookup r = soft_lookup(query);
+    std::string svg = svg_open(960, 350);
+    svg += svg_text(20, 26, "A soft lookup: the query for \"small\" (the numbers are made up, two each so they fit on a "
+                            "flat chart)", "start", 0, 14);
+    const float thin[WORDS] = {2, 2, 2, 2};
+    svg += chart_background(KEYS_LEFT, "the keys and the query") + word_arrows(KEYS_LEFT, keys, thin);
+    svg += group("query", true, thick_arrow(KEYS_LEFT, query, "query"));
+    svg += svg_text(BARS_LEFT + 140, CHART_TOP - 12, "the share \"small\" reads from each word", "middle", 0, 13);
+    std::string bars;
+    for (int w = 0; w < WORDS; w++) {
+        const double y = CHART_TOP + 20 + 50 * w, length = BAR_LENGTH * r.weights[w];
+        svg += svg_text(BARS_LEFT + 30, y + 15, word[w], "end", 0, 13);
+        bars += svg_rect(BARS_LEFT + 38, y, length, 22, WORD_INK[w]) +
+                svg_text(BARS_LEFT + 44 + length, y + 15, format_number("%.1f%%", 100.0 * r.weights[w]), "start", 0, 12);
+    }
+    svg += group("bars", true, bars);
+    float widths[WORDS];  // each value's arrow as wide as its share
+    for (int w = 0; w < WORDS; w++) widths[w] = 0.5f + 6 * r.weights[w];
+    svg += chart_background(VALUES_LEFT, "the values, and what \"small\" finds");
+    svg += group("values", true, word_arrows(VALUES_LEFT, values, widths) + thick_arrow(VALUES_LEFT, r.found, "found"));
+    return svg + "</svg>\n";
+}
+
+// The page's script: the lookup again, then the parts of the picture that change.
+// Before it: keys, values, the layout's numbers and the first query.
+const char* const LOOKUP_SCRIPT = R"(const demo = document.getElementById('demo'), svg = demo.querySelector('svg');
+const px = (left, x) => left + (x + REACH) / (2 * REACH) * PLANE, py = y => TOP + (REACH - y) / (2 * REACH) * PLANE;
+const f1 = x => x.toFixed(1), pair = v => '(' + v.map(x => (Math.abs(x) < 0.005 ? 0 : x).toFixed(2).padStart(5)).join(', ') + ')';
+function arrow(left, v, width) {  // as the program draws it: a line and a V at the tip
+  const x0 = px(left, 0), y0 = py(0), x1 = px(left, v[0]), y1 = py(v[1]), length = Math.hypot(x1 - x0, y1 - y0);
+  if (length < 1) return 'M0,0';
+  const ux = (x1 - x0) / length, uy = (y1 - y0) / length, head = 7 + 2 * width, p = (x, y) => f1(x) + ',' + f1(y);
+  return 'M' + p(x0, y0) + ' L' + p(x1, y1) + ' M' + p(x1 - head * ux + head * 0.5 * uy, y1 - head * uy - head * 0.5 * ux) +
+         ' L' + p(x1, y1) + ' L' + p(x1 - head * ux - head * 0.5 * uy, y1 - head * uy + head * 0.5 * ux);
+}
+function thick(parts, at, left, v, name) {  // the black arrow, its name at the tip, its numbers under the chart
+  parts[at].setAttribute('d', arrow(left, v, 3.5));
+  parts[at + 1].setAttribute('x', f1(px(left, v[0]) + 6));
+  parts[at + 1].setAttribute('y', f1(py(v[1]) + 16));
+  parts[at + 2].textContent = name + ' = ' + pair(v);
+}
+function show(q) {
+  query = q.map(x => Math.max(-REACH, Math.min(REACH, x)));
+  const scores = keys.map(k => query[0] * k[0] + query[1] * k[1]), top = Math.max(...scores);
+  const e = scores.map(s => Math.exp(s - top)), total = e.reduce((a, b) => a + b), weights = e.map(x => x / total);
+  const found = [0, 1].map(c => weights.reduce((sum, w, i) => sum + w * values[i][c], 0));
+  const bars = document.getElementById('bars').children, drawn = document.getElementById('values').children;
+  weights.forEach((w, i) => {
+    bars[2 * i].setAttribute('width', f1(BAR * w));
+    bars[2 * i + 1].setAttribute('x', f1(BARS + 44 + BAR * w));
+    bars[2 * i + 1].textContent = (100 * w).toFixed(1) + '%';
+    drawn[2 * i].setAttribute('d', arrow(VALUES, values[i], 0.5 + 6 * w));
+    drawn[2 * i].setAttribute('stroke-width', 0.5 + 6 * w);
+  });
+  thick(document.getElementById('query').children, 0, KEYS, query, 'query');
+  thick(drawn, 2 * keys.length, VALUES, found, 'found');
+}
+svg.addEventListener('mousemove', e => {
+  const box = svg.getBoundingClientRect(), x = e.clientX - box.left, y = e.clientY - box.top;
+  if (x >= KEYS && x <= KEYS + PLANE && y >= TOP && y <= TOP + PLANE)
+    show([(x - KEYS) / PLANE * 2 * REACH - REACH, REACH - (y - TOP) / PLANE * 2 * REACH].map(v => Math.round(v * 20) / 20));
+});
+demo.addEventListener('keydown', e => {
+  const move = {ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0]}[e.key];
+  if (move) { show([query[0] + move[0] * STEP, query[1] + move[1] * STEP]); e.preventDefault(); }
+});
+if (location.hash === '#test') {  // a check for a headless browser: point at two queries, press one key
+  const box = svg.getBoundingClientRect(), shares = () => [...document.querySelectorAll('#bars text')].map(t => t.textContent).join(' ');
+  const point = q => svg.dispatchEvent(new MouseEvent('mousemove', {bubbles: true, clientX: box.left + px(KEYS, q[0]), clientY: box.top + py(q[1])}));
+  point([0, 0]);
+  const middle = shares() + ', ' + document.querySelector('#values > text:last-child').textContent;
+  point([-0.5, 2]);
+  const fit = shares();
+  demo.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}));
+  document.body.insertAdjacentHTML('beforeend', '<pre id="test">at (0, 0): ' + middle + '; at (-0.5, 2): ' + fit +
+    '; one step right: ' + document.querySelector('#query > text:last-child').textContent + ': ' + shares() + '</pre>');
+}
+</script>
+)";
+
+// --html: the picture, and a script that moves the query to wherever the
+// pointer is over the keys' chart (or by the arrow keys), as the chapter's page
+// lets you drag it, and redraws the parts that change, computed as above.
+static std::string lookup_page(const float query[D]) {
+    auto list = [](const Matrix& m) {
+        std::string s = "[";
+        for (int w = 0; w < WORDS; w++) s += (w ? ", [" : "[") + format_number("%g", m(w, 0)) + ", " + format_number("%g", m(w, 1)) + "]";
+        return s + "]";
+    };
+    std::string script = "<script>\nconst keys = " + list(keys) + ", values = " + list(values) + ";\n" +
+                         "const REACH = " + format_number("%g", REACH) + ", PLANE = " + format_number("%g", PLANE) +
+                         ", TOP = " + format_number("%g", CHART_TOP) + ", KEYS = " + format_number("%g", KEYS_LEFT) +
+                         ", VALUES = " + format_number("%g", VALUES_LEFT) + ", BARS = " + format_number("%g", BARS_LEFT) +
+                         ", BAR = " + format_number("%g", BAR_LENGTH) + ", STEP = " + format_number("%g", STEP) + ";\n" +
+                         "let query = [" + format_number("%g", query[0]) + ", " + format_number("%g", query[1]) + "];\n" +
+                         LOOKUP_SCRIPT;
+    return html_document("A soft lookup",
+                         "Four words of the sentence as arrows of made-up numbers: their keys. Move the pointer over "
+                         "the left chart, or click the picture and use the arrow keys, to move the query for \"small\"; "
+                         "the bars show the share it reads from each word, and the right chart the values and the mix "
+                         "it gets back.",
+                         "<div id=\"demo\" tabindex=\"0\">\n" + lookup_svg(query) + "</div>\n", script);
+}
+
+// ---------------------------------------------------------------------------
+// --interactive: raw terminal input, redrawn with ANSI codes. The terminal's
+// settings are put back on every way out: q, the end of input, and Ctrl-C.
+
+static termios saved_terminal;
+
+static void restore_terminal() {
+    tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_terminal);
+    const char show_cursor[] = "\x1b[?25h\n";
+    if (write(STDOUT_FILENO, show_cursor, sizeof show_cursor - 1) < 0) return;
+}
+
+static void on_interrupt(int) {  // only async-signal-safe calls here
+    restore_terminal();
+    _exit(130);
+}
+
+// One key: an arrow (as 'U', 'D', 'L', 'R'), a plain character, or 0 at the end of input.
+static int read_key() {
+    char c;
+    if (read(STDIN_FILENO, &c, 1) != 1) return 0;
+    if (c != '\x1b') return c;
+    char seq[2];
+    if (read(STDIN_FILENO, &seq[0], 1) != 1 || read(STDIN_FILENO, &seq[1], 1) != 1) return 27;
+    if (seq[0] == '[' || seq[0] == 'O') switch (seq[1]) {
+            case 'A': return 'U';
+            case 'B': return 'D';
+            case 'C': return 'R';
+            case 'D': return 'L';
+        }
+    return 27;
+}
+
+static float clamp(float v) { return v < -REACH ? -REACH : v > REACH ? REACH : v; }
+
+static void interactive(float query[D]) {
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) fail("--interactive needs a terminal for input and output");
+    if (tcgetattr(STDIN_FILENO, &saved_terminal) != 0) fail("--interactive: cannot read the terminal's settings");
+    termios raw = saved_terminal;
+    raw.c_lflag &= ~tcflag_t(ICANON | ECHO);  // keys arrive one at a time, unechoed; Ctrl-C still interrupts
+    raw.c_cc[VMIN] = 1;
+    raw.c_cc[VTIME] = 0;
+    std::atexit(restore_terminal);
+    std::signal(SIGINT, on_interrupt);
+    std::signal(SIGTERM, on_interrupt);
+    tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw);
+    Style style{fancy_output()};
+    for (;;) {
+        std::string screen = "\x1b[?25l\x1b[H\x1b[2J";  // hide the cursor, home, clear
+        screen += "A soft lookup: arrow keys move the query, 0 puts it in the middle, q quits.\n\n";
+        screen += chart(query, style) + "\n" + report(query, style);
+        std::fputs(screen.c_str(), stdout);
+        std::fflush(stdout);
+        int key = read_key();
+        if (key == 0 || key == 'q' || key == 'Q') break;
+        if (key == 'U') query[1] = clamp(query[1] + STEP);
+        if (key == 'D') query[1] = clamp(query[1] - STEP);
+        if (key == 'R') query[0] = clamp(query[0] + STEP);
+        if (key == 'L') query[0] = clamp(query[0] - STEP);
+        if (key == '0') query[0] = query[1] = 0.0f;
+    }
+    std::exit(0);  // restore_terminal runs here
+}
+
+// ---------------------------------------------------------------------------
+
+static const char* USAGE =
+    "usage: tiny_1_Soft_Lookup [--query X,Y] [--interactive] [--svg FILE] [--html FILE]\n\n"
+    "\"A soft lookup\" (Paying attention): the dot product, then four earlier words of\n"
+    "the sentence as arrows of two made-up numbers (their keys), and the query for\n"
+    "\"small\". Prints the share the query reads from each word, the values, and the\n"
+    "mix it gets back: for the default query, for the query pulled halfway in, and\n"
+    "for the very middle, (0,0), where each word gets 25%.\n\n"
+    "  --query X,Y     only this query, e.g. --query 1.5,-1.5 (each from -3 to 3)\n"
+    "  --interactive   on a terminal: the arrow keys move the query and the bars\n"
+    "                  redraw; 0 puts it in the middle; q (or Ctrl-C) quits\n"
+    "  --svg FILE      also draw the query's lookup as an SVG picture: the keys and\n"
+    "                  the query as arrows, the shares as bars, the values and the mix\n"
+    "  --html FILE     also write a page with that picture, where the pointer (or the\n"
+    "                  arrow keys) moves the query and the bars and the mix follow\n";
+
+// "X,Y" with both numbers within the chart.
+static void parse_query(const std::string& text, float query[D]) {
+    const char* s = text.c_str();
+    char* end = nullptr;
+    double x = std::strtod(s, &end);
+    bool ok = end != s && *end == ',';
+    double y = 0.0;
+    if (ok) {
+        const char* second = end + 1;
+        y = std::strtod(second, &end);
+        ok = end != second && *end == '\0';
+    }
+    if (!ok || x != x || y != y) fail("--query expects two numbers X,Y such as 1.5,-1.5, got '" + text + "'");
+    if (x < -REACH || x > REACH || y < -REACH || y > REACH)
+        fail("--query: each number must be from -3 to 3, got '" + text + "'");
+    query[0] = float(x);
+    query[1] = float(y);
+}
+
+int main(int argc, char** argv) {
+    Options options(argc, argv, USAGE);
+    std::string query_text = options.text("query", "");
+    bool given_query = options.given("query");
+    bool live = options.flag("interactive");
+    const PictureFiles pictures = picture_options(options);
+    options.done();
+
+    float query[D] = {1.5f, -1.5f};  // toward "car": the word that fits "too small"
+    if (given_query) parse_query(query_text, query);
+    if (live) interactive(query);
+    Style style{fancy_output()};
+
+    // The dot product: pair by pair, then add.
+    const float a[D] = {2.0f, 1.0f}, b[D] = {3.0f, 0.0f};
+    std::printf("The dot product of 2, 1 and 3, 0: 2 x 3 + 1 x 0 = %g\n\n", dot(a, b, D));
+
+    std::printf("Four earlier words of the sentence as arrows. Their numbers are made up,\n"
+                "two each so they fit on a flat chart; a real model learns them.\n\n");
+    std::fputs(chart(query, style).c_str(), stdout);
+    std::printf("\n%s", report(query, style).c_str());
+    if (!given_query) {
+        // Pulled in toward the middle, every score shrinks toward 0 and the shares even out.
+        float halfway[D] = {query[0] / 2, query[1] / 2};
+        std::printf("\nPulled halfway in toward the middle:\n%s", report(halfway, style).c_str());
+        float middle[D] = {0.0f, 0.0f};
+        std::printf("\nAt the very middle every score is 0:\n%s", report(middle, style).c_str());
+    }
+    write_pictures(pictures, [&] { return lookup_svg(query); }, [&] { return lookup_page(query); });
+    return 0;
+}

@@ -1,0 +1,379 @@
+// chapter_tiny/tiny_reading.hpp: what the "Paying attention" demos share: the
+// sentence, reading it with the trained model, what its heads look at, and the
+// pictures (the triangle, the arcs, and a self-contained HTML page).
+//
+// Blocks and heads are counted from 1, as the chapter names them ("the second
+// head of the first block"); letters are counted from 0, as the chapter's code
+// counts t and s, and as the seats of the position table are numbered.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+#include "cli.hpp"
+#include "matrix.hpp"
+#include "plot.hpp"  // svg_open, svg_text, svg_rect, svg_path, svg_colour, heat_colour
+#include "tiny_model.hpp"
+
+// The chapter's sentence: 54 characters, without its final period.
+const char* const SENTENCE = "The bag didn't fit in the car because it was too small";
+const char* const MODEL_FILE = "chapter_tiny/shakespeare.tiny";
+
+// ===========================================================================
+// Options every model demo takes
+
+// The folder of FILE must exist: checked before any work, so nothing is half done.
+inline void require_folder_of(const char* option, const std::string& file) {
+    std::string folder = file.find('/') == std::string::npos ? "." : file.substr(0, file.find_last_of('/') + 1);
+    struct stat info;
+    if (file.empty() || file.back() == '/') fail(std::string("--") + option + " needs a file name, got '" + file + "'");
+    if (stat(folder.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
+        fail(std::string("--") + option + ": the folder '" + folder + "' does not exist; create it first");
+}
+
+// --svg FILE and --html FILE: "" when not given. Their folders must exist.
+struct PictureFiles {
+    std::string svg, html;
+};
+inline PictureFiles picture_options(Options& options) {
+    PictureFiles files{options.text("svg", ""), options.text("html", "")};
+    if (options.given("svg")) require_folder_of("svg", files.svg);
+    if (options.given("html")) require_folder_of("html", files.html);
+    return files;
+}
+
+// A letter option (--row, --at) once the text's length T is known: 0..T-1, the last if not given.
+inline int letter_option(const char* option, bool given, long value, int T) {
+    if (!given) return T - 1;
+    if (value >= T)
+        fail(std::string("--") + option + " must be from 0 to " + std::to_string(T - 1) + " (the text has " +
+             std::to_string(T) + " letters), got " + std::to_string(value));
+    return int(value);
+}
+
+// 1 <= n <= SEATS letters, each in the model's vocabulary (encode names any that is not).
+inline std::vector<int> letters_of(const TinyModel& model, const std::string& text) {
+    if (text.empty()) fail("--text is empty; give a sentence of 1 to " + std::to_string(SEATS) + " characters");
+    if (text.size() > size_t(SEATS))
+        fail("--text has " + std::to_string(text.size()) + " characters, more than the model's " +
+             std::to_string(SEATS) + " seats: the limit is " + std::to_string(SEATS) + " characters");
+    return encode(model, text);
+}
+
+// The model, the text as letter ids, and the tape of one forward pass over them.
+struct Reading {
+    TinyModel model;
+    std::vector<int> ids;
+    int T;
+    Tape tape;
+    Reading(const std::string& model_file, const std::string& text)
+        : model(load_model(model_file)), ids(letters_of(model, text)), T(int(ids.size())), tape(model.V) {
+        forward(model, ids.data(), T, tape);
+    }
+};
+
+// Writes the pictures asked for; svg() and page() make each only when it is.
+template <typename Svg, typename Page>
+inline void write_pictures(const PictureFiles& files, Svg svg, Page page) {
+    if (!files.svg.empty()) write_file_atomic(files.svg, svg());
+    if (!files.html.empty()) write_file_atomic(files.html, page());
+    if (!files.svg.empty()) std::printf("\nwrote %s\n", files.svg.c_str());
+    if (!files.html.empty()) std::printf("%swrote %s\n", files.svg.empty() ? "\n" : "", files.html.c_str());
+}
+
+// A letter as the pictures and tables show it: a space as '_', so it can be seen.
+inline char shown(char c) { return c == ' ' ? '_' : c; }
+
+inline std::string quoted(char c) { return std::string("'") + shown(c) + "'"; }
+
+// "block 1 head 2" (b and h counted from 0 inside the programs).
+inline std::string head_name(int b, int h) {
+    return "block " + std::to_string(b + 1) + " head " + std::to_string(h + 1);
+}
+
+// "the second head of the first block", as the chapter says it.
+inline std::string head_in_words(int b, int h) {
+    const char* const ordinal[] = {"first", "second", "third", "fourth"};
+    return std::string("the ") + ordinal[h] + " head of the " + ordinal[b] + " block";
+}
+
+// ===========================================================================
+// What one head reads
+
+// How much letter t reads letter s, in block b's head h (0 when s > t).
+inline float weight(const Tape& tape, int b, int h, int t, int s) { return attention_weight(tape, b, h, t, s); }
+
+// The score before softmax: query of t . key of s, times 1/sqrt(SIZE), from the tape's lookups.
+inline float score(const Tape& tape, int b, int h, int t, int s) {
+    const float* lookups = tape.block[b].lookups;
+    const float* query = lookups + t * 3 * WIDTH + h * SIZE;
+    const float* key = lookups + s * 3 * WIDTH + WIDTH + h * SIZE;
+    float dot = 0.0f;
+    for (int i = 0; i < SIZE; i++) dot += query[i] * key[i];
+    return dot * (1.0f / std::sqrt(float(SIZE)));
+}
+
+// The letter t reads most (the earliest, if two are equal).
+inline int biggest_read(const Tape& tape, int b, int h, int t) {
+    int best = 0;
+    for (int s = 1; s <= t; s++)
+        if (weight(tape, b, h, t, s) > weight(tape, b, h, t, best)) best = s;
+    return best;
+}
+
+// The letters t reads, most first: the top `count` of them.
+inline std::vector<int> top_reads(const Tape& tape, int b, int h, int t, int count) {
+    std::vector<int> order;
+    for (int s = 0; s <= t; s++) order.push_back(s);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int x, int y) { return weight(tape, b, h, t, x) > weight(tape, b, h, t, y); });
+    order.resize(std::min(size_t(count), order.size()));
+    return order;
+}
+
+// A mark for a weight in the terminal: bigger for more, as the chapter's squares are.
+inline std::string mark(float w, bool fancy) {
+    const float upper[] = {0.05f, 0.10f, 0.20f, 0.30f, 0.40f, 0.50f, 0.70f};
+    const char* plain = ".:-=+*#@";
+    const char* const block[] = {"\u00b7", "\u00b7", "\u2591", "\u2591", "\u2592", "\u2592", "\u2593", "\u2588"};
+    int level = 0;
+    while (level < 7 && w >= upper[level]) level++;
+    return fancy ? block[level] : std::string(1, plain[level]);
+}
+const char* const MARKS_LEGEND =
+    "  marks:  . under 5%   : 5-10%   - 10-20%   = 20-30%   + 30-40%   * 40-50%   # 50-70%   @ 70% and more\n";
+const char* const FANCY_MARKS_LEGEND =
+    "  marks:  \u00b7 under 10%   \u2591 10-30%   \u2592 30-50%   \u2593 50-70%   \u2588 70% and more\n";
+
+// ===========================================================================
+// The chapter's statistics: each is computed over the sentence the tape read.
+
+// The space before the word that letter t is in, or -1 if t starts its word
+// or the word has no space before it.
+inline int space_before_word(const std::string& text, int t) {
+    if (text[t] == ' ') return -1;
+    int start = t;
+    while (start > 0 && text[start - 1] != ' ') start--;
+    if (start == t || start == 0) return -1;
+    return start - 1;
+}
+
+// The positions the chapter counts: a character after a word's first letter,
+// in a word with a space before it (29 in the chapter's sentence).
+inline std::vector<int> after_word_start(const std::string& text) {
+    std::vector<int> positions;
+    for (int t = 0; t < int(text.size()); t++)
+        if (space_before_word(text, t) >= 0) positions.push_back(t);
+    return positions;
+}
+
+// At how many positions t >= 1 the largest weight falls on the previous character.
+inline int previous_character_count(const Tape& tape, int b, int h) {
+    int count = 0;
+    for (int t = 1; t < tape.T; t++) count += biggest_read(tape, b, h, t) == t - 1;
+    return count;
+}
+
+// At how many of after_word_start's positions the largest weight falls on the space before the word.
+inline int space_before_word_count(const Tape& tape, const std::string& text, int b, int h) {
+    int count = 0;
+    for (int t : after_word_start(text)) count += biggest_read(tape, b, h, t) == space_before_word(text, t);
+    return count;
+}
+
+// The head (b, h) with the most hits of a count; the first on ties.
+template <typename Count>
+inline void best_head(Count count, int& best_b, int& best_h) {
+    best_b = best_h = 0;
+    for (int b = 0; b < BLOCKS; b++)
+        for (int h = 0; h < HEADS; h++)
+            if (count(b, h) > count(best_b, best_h)) best_b = b, best_h = h;
+}
+
+// The average, over t >= 1, of the share t puts on itself and the two letters before it.
+inline float near_share(const Tape& tape, int b, int h) {
+    float total = 0.0f;
+    for (int t = 1; t < tape.T; t++)
+        for (int s = std::max(0, t - 2); s <= t; s++) total += weight(tape, b, h, t, s);
+    return total / float(tape.T - 1);
+}
+
+// The average, over t >= 1, of how far back t reads: the sum of weight x (t - s).
+inline float look_back(const Tape& tape, int b, int h) {
+    float total = 0.0f;
+    for (int t = 1; t < tape.T; t++)
+        for (int s = 0; s <= t; s++) total += weight(tape, b, h, t, s) * float(t - s);
+    return total / float(tape.T - 1);
+}
+
+// ===========================================================================
+// Pictures. SVG from plot.hpp's pieces; what the HTML page points at lives in
+// groups with ids ("reads12"), shown one at a time by the page's script.
+
+constexpr double CELL = 12;         // the triangle's squares and the arcs' letters are this far apart
+constexpr float FAINTEST = 0.01f;   // lighter reads than this are left out of the arcs
+constexpr double TRIANGLE_LEFT = 60, TRIANGLE_TOP = 60;  // room for the row and column labels
+constexpr double ARCS_LEFT = 110, ARCS_TOP = 50, LANE = 62;  // room for the heads' names; one lane per head
+
+const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the letter doing the reading
+
+inline std::string group(const std::string& id, bool visible, const std::string& inside) {
+    return "<g id=\"" + id + "\"" + (visible ? "" : " display=\"none\"") + ">\n" + inside + "</g>\n";
+}
+
+inline std::string percent(float w) { return format_number("%.0f%%", 100.0 * w); }
+
+// A darker blue for more weight.
+inline std::string ink(float w) { return svg_colour(heat_colour(std::fmin(1.0f, 0.3f + 0.7f * w), false)); }
+
+// The triangle of one head: row t, column s, a square whose area is the weight.
+// In the empty corner above the diagonal, what one row reads. With every_row
+// (the page), each row's read-out is there, and only `row`'s is shown.
+inline std::string triangle_svg(const Tape& tape, const std::string& text, int b, int h, int row, bool every_row) {
+    const int T = tape.T;
+    const double left = TRIANGLE_LEFT, top = TRIANGLE_TOP;
+    const double W = left + T * CELL + 20, H = top + T * CELL + 20;
+    std::string svg = svg_open(int(W), int(H));
+    svg += svg_text(left, 24, head_name(b, h) + " reading \"" + text + "\"", "start", 0, 14);
+    svg += svg_text(left, 42, "row: the letter reading; column: the letter read; area: the weight", "start", 0, 11);
+    for (int t = 0; t < T; t++) {
+        const double y = top + t * CELL;
+        svg += svg_text(left - 6, y + CELL - 2, std::to_string(t) + " " + shown(text[t]), "end", 0, 10);
+        svg += svg_text(left + (t + 0.5) * CELL, top - 4, std::string(1, shown(text[t])), "middle", 0, 10);
+        svg += svg_line(left, y + CELL, left + (t + 1) * CELL, y + CELL, "#eeeeee");
+        for (int s = 0; s <= t; s++) {
+            const double side = CELL * std::sqrt(double(weight(tape, b, h, t, s)));
+            svg += svg_rect(left + (s + 0.5) * CELL - side / 2, y + CELL / 2 - side / 2, side, side, "#2166ac");
+        }
+    }
+    svg += svg_line(left, top, left + T * CELL, top + T * CELL, "#bbbbbb");  // the diagonal
+    for (int t = 0; t < T; t++) {
+        if (!every_row && t != row) continue;
+        std::string reads = svg_path("M" + format_number("%.1f", left) + "," + format_number("%.1f", top + t * CELL) +
+                                         " h" + format_number("%.1f", (t + 1) * CELL) + " v" + format_number("%.1f", CELL) +
+                                         " H" + format_number("%.1f", left) + " Z",
+                                     "#b2182b", 1);  // the row, outlined
+        const double x = left + T * CELL - 8;
+        reads += svg_text(x, top + 16, "row " + std::to_string(t) + " " + quoted(text[t]) + " reads:", "end", 0, 12);
+        std::vector<int> top5 = top_reads(tape, b, h, t, 5);
+        for (size_t i = 0; i < top5.size(); i++)
+            reads += svg_text(x, top + 32 + 15 * i,
+                              quoted(text[top5[i]]) + " at " + std::to_string(top5[i]) + ": " +
+                                  percent(weight(tape, b, h, t, top5[i])),
+                              "end", 0, 12);
+        svg += group("reads" + std::to_string(t), t == row, reads);
+    }
+    return svg + "</svg>\n";
+}
+
+// The arcs: one lane per head, the sentence along each; from letter t an arc
+// back to each letter it reads, darker and wider for more weight.
+inline std::string arcs_for(const Tape& tape, const std::string& text, int t, double left, double top, double lane) {
+    std::string out;
+    for (int b = 0; b < BLOCKS; b++)
+        for (int h = 0; h < HEADS; h++) {
+            const double base = top + (b * HEADS + h) * lane + lane - 16;  // where the arcs land
+            const double xt = left + (t + 0.5) * CELL;
+            for (int s = 0; s <= t; s++) {
+                float w = weight(tape, b, h, t, s);
+                if (w < FAINTEST) continue;
+                const double xs = left + (s + 0.5) * CELL;
+                const double rise = std::fmin(lane - 22, 6 + (t - s) * 2.0);
+                std::string d = s == t ? "M" + format_number("%.1f", xt - 3) + "," + format_number("%.1f", base) +
+                                             " a3,5 0 1 1 6,0"
+                                       : "M" + format_number("%.1f", xt) + "," + format_number("%.1f", base) + " Q" +
+                                             format_number("%.1f", (xt + xs) / 2) + "," +
+                                             format_number("%.1f", base - 2 * rise) + " " + format_number("%.1f", xs) +
+                                             "," + format_number("%.1f", base);
+                out += svg_path(d, ink(w), 0.5 + 3.0 * w);
+            }
+            out += svg_text(xt, base + 12, std::string(1, shown(text[t])), "middle", 0, 11).insert(6, RED);
+            std::string reads;
+            for (int s : top_reads(tape, b, h, t, 3))
+                reads += (reads.empty() ? "" : ", ") + quoted(text[s]) + " at " + std::to_string(s) + ": " +
+                         percent(weight(tape, b, h, t, s));
+            out += svg_text(left + tape.T * CELL + 12, base - 4, reads, "start", 0, 11);
+        }
+    return out;
+}
+
+// Every head's arcs from letter `at`; with every_letter (the page), each letter's
+// arcs are there, and only `at`'s are shown.
+inline std::string arcs_svg(const Tape& tape, const std::string& text, int at, bool every_letter) {
+    const double left = ARCS_LEFT, top = ARCS_TOP, lane = LANE;
+    const double W = left + tape.T * CELL + 270, H = top + BLOCKS * HEADS * lane + 10;
+    std::string svg = svg_open(int(W), int(H));
+    svg += svg_text(left, 22, "Where each head looks from a letter of \"" + text + "\"", "start", 0, 14);
+    svg += svg_text(left, 38, "each arc runs back to a letter it reads; darker reads more", "start", 0, 11);
+    for (int b = 0; b < BLOCKS; b++)
+        for (int h = 0; h < HEADS; h++) {
+            const double base = top + (b * HEADS + h) * lane + lane - 16;
+            svg += svg_text(8, base - 4, head_name(b, h), "start", 0, 12);
+            for (int s = 0; s < tape.T; s++)
+                svg += svg_text(left + (s + 0.5) * CELL, base + 12, std::string(1, shown(text[s])), "middle", 0, 11);
+        }
+    for (int t = 0; t < tape.T; t++)
+        if (every_letter || t == at) svg += group("reads" + std::to_string(t), t == at, arcs_for(tape, text, t, left, top, lane));
+    return svg + "</svg>\n";
+}
+
+// ===========================================================================
+// The HTML page: one file, the SVG inline, a few lines of plain JavaScript, no
+// network. Pointing at row or letter i (or the arrow keys, once the picture has
+// focus) shows group "reads<i>". page.html#test points at one itself and writes
+// what it shows into <pre id="test">, for a check in a headless browser.
+
+const char* const PAGE_SCRIPT = R"(<script>
+const demo = document.getElementById('demo'), svg = demo.querySelector('svg');
+const axis = demo.dataset.axis, first = +demo.dataset.first, cell = +demo.dataset.cell, count = +demo.dataset.count;
+let current = +demo.dataset.shown;
+function show(i) {
+  if (i < 0 || i >= count || i === current) return;
+  document.getElementById('reads' + current).setAttribute('display', 'none');
+  document.getElementById('reads' + i).removeAttribute('display');
+  current = i;
+}
+svg.addEventListener('mousemove', e => {
+  const box = svg.getBoundingClientRect();
+  show(Math.floor(((axis === 'y' ? e.clientY - box.top : e.clientX - box.left) - first) / cell));
+});
+demo.addEventListener('keydown', e => {
+  const step = {ArrowUp: -1, ArrowLeft: -1, ArrowDown: 1, ArrowRight: 1}[e.key];
+  if (step) { show(current + step); e.preventDefault(); }
+});
+if (location.hash === '#test') {
+  const i = count >> 1, box = svg.getBoundingClientRect(), middle = first + (i + 0.5) * cell;
+  svg.dispatchEvent(new MouseEvent('mousemove', {bubbles: true,
+    clientX: box.left + (axis === 'y' ? 5 : middle), clientY: box.top + (axis === 'y' ? middle : 5)}));
+  const pointed = current;
+  demo.dispatchEvent(new KeyboardEvent('keydown', {key: axis === 'y' ? 'ArrowDown' : 'ArrowRight', bubbles: true}));
+  const shownNow = [...svg.querySelectorAll('g[id^=reads]')].filter(g => !g.hasAttribute('display')).map(g => g.id);
+  document.body.insertAdjacentHTML('beforeend', '<pre id="test">pointed at ' + i + ': showing reads' + pointed +
+    '; after one arrow key: showing ' + shownNow.join(',') + ': ' + document.getElementById('reads' + current).textContent.replace(/\s+/g, ' ') + '</pre>');
+}
+</script>
+)";
+
+// One page: a title, a paragraph, the body (a picture), and its script.
+inline std::string html_document(const std::string& title, const std::string& intro, const std::string& body,
+                                 const std::string& script) {
+    return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + svg_escape(title) +
+           "</title>\n<style>body { font-family: sans-serif; margin: 2em; } #demo:focus { outline: 2px solid "
+           "#92c5de; }</style>\n</head>\n<body>\n<h1>" + svg_escape(title) + "</h1>\n<p>" + svg_escape(intro) +
+           "</p>\n" + body + script + "</body>\n</html>\n";
+}
+
+// axis 'y': the items are rows, `first` pixels from the top; 'x': letters, from the left.
+inline std::string html_page(const std::string& title, const std::string& intro, const std::string& svg, char axis,
+                             double first, int count, int shown_first) {
+    return html_document(title, intro,
+                         "<div id=\"demo\" tabindex=\"0\" data-axis=\"" + std::string(1, axis) + "\" data-first=\"" +
+                             format_number("%g", first) + "\" data-cell=\"" + format_number("%g", CELL) +
+                             "\" data-count=\"" + std::to_string(count) + "\" data-shown=\"" +
+                             std::to_string(shown_first) + "\">\n" + svg + "</div>\n",
+                         PAGE_SCRIPT);
+}

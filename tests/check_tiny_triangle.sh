@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# What tiny_2_No_Peeking prints, read back: in the triangle, row t has exactly
+# t + 1 marks (nothing above the diagonal), and for every row, --row lists the
+# letters 0..t and their printed percentages add up to 100% (within the
+# rounding of one decimal each). The same for a head picked with --block/--head.
+set -u
+build=$1
+program=$build/chapter_tiny/tiny_2_No_Peeking
+status=0
+for head in "" "--block 1 --head 2"; do
+  # The triangle: the lines from " 0 T" to the blank line after it.
+  NO_COLOR=1 "$program" $head --row 0 | awk '
+    /^ +[0-9]+ . +[^ ]/ && !done { t = $1; n = length($3); rows++
+      if ($1 != rows - 1) { print "row numbers out of order at " $1; bad = 1 }
+      if (n != t + 1) { print "row " t " has " n " marks, not " t + 1; bad = 1 } }
+    /^Row / { done = 1 }
+    END { if (rows < 2) { print "no triangle found"; bad = 1 }; exit bad }' || status=1
+  T=$(NO_COLOR=1 "$program" $head --row 0 | sed -n 's/.*(\([0-9]*\) characters).*/\1/p')
+  for ((row = 0; row < T; row++)); do
+    NO_COLOR=1 "$program" $head --row "$row" | awk -v row="$row" '
+      /^Row / { inside = 1; next }
+      inside && /the row adds up to/ { reported = $NF; inside = 0; next }
+      inside { s = $1; p = $3; sub(/%/, "", p); total += p; n++
+               if (s != n - 1) { print "row " row ": letter " s " listed out of order"; bad = 1 } }
+      END {
+        if (n != row + 1) { print "row " row " lists " n " letters, not " row + 1; bad = 1 }
+        if (total < 100 - 0.05 * n - 0.01 || total > 100 + 0.05 * n + 0.01) { print "row " row " adds up to " total "%"; bad = 1 }
+        if (reported != "100.0%") { print "row " row " says it adds up to " reported; bad = 1 }
+        exit bad }' || status=1
+  done
+done
+exit $status
