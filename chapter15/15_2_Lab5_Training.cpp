@@ -310,7 +310,7 @@ int main(int argc, char** argv) {
                       save_file = options.text("save", ""), load_file = options.text("load", "");
     options.done();
     if (options.given("svg") && svg_dir.empty()) fail("--svg needs a folder; see --help");
-    if (!svg_dir.empty()) require_svg_folder(svg_dir);
+    if (!svg_dir.empty()) require_folder("--svg", svg_dir);
     const bool writes = !init_file.empty() || !save_file.empty();
     if ((seeds > 0 || repetitions > 0) && (writes || !load_file.empty() || !svg_dir.empty()))
         fail("--seeds and --time train many runs; they do not take --init, --save, --load or --svg");

@@ -11,7 +11,6 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
-#include <sys/stat.h>
 #include <vector>
 
 #include "cli.hpp"
@@ -26,23 +25,14 @@ const char* const MODEL_FILE = "chapter_tiny/shakespeare.tiny";
 // ===========================================================================
 // Options every model demo takes
 
-// The folder of FILE must exist: checked before any work, so nothing is half done.
-inline void require_folder_of(const char* option, const std::string& file) {
-    std::string folder = file.find('/') == std::string::npos ? "." : file.substr(0, file.find_last_of('/') + 1);
-    struct stat info;
-    if (file.empty() || file.back() == '/') fail(std::string("--") + option + " needs a file name, got '" + file + "'");
-    if (stat(folder.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
-        fail(std::string("--") + option + ": the folder '" + folder + "' does not exist; create it first");
-}
-
 // --svg FILE and --html FILE: "" when not given. Their folders must exist.
 struct PictureFiles {
     std::string svg, html;
 };
 inline PictureFiles picture_options(Options& options) {
     PictureFiles files{options.text("svg", ""), options.text("html", "")};
-    if (options.given("svg")) require_folder_of("svg", files.svg);
-    if (options.given("html")) require_folder_of("html", files.html);
+    if (options.given("svg")) require_folder_of("--svg", files.svg);
+    if (options.given("html")) require_folder_of("--html", files.html);
     return files;
 }
 

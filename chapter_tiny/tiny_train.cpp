@@ -330,6 +330,7 @@ int main(int argc, char** argv) {
     const long stop_at = options.integer("stop-at", 0, 0, 100000000);
     const bool resume = options.flag("resume");
     options.done();  // every option is checked before the text is looked for
+    require_folder_of("--out", out);
     if (!options.given("text") && !exists(text_path))
         fail(std::string("no training text: neither ") + shared + " nor " + downloaded +
              " exists; run `make data` or give --text FILE");

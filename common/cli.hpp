@@ -11,7 +11,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
-#include <unistd.h>  // isatty, getpid
+#include <sys/stat.h>  // stat: does a folder exist
+#include <unistd.h>    // isatty, getpid
 
 inline std::string& program_name() {
     static std::string name = "program";
@@ -177,4 +178,18 @@ inline void write_file_atomic(const std::string& path, const std::string& bytes)
         std::remove(temporary.c_str());
         fail("cannot write '" + path + "': " + std::strerror(errno));
     }
+}
+
+// For an option naming a folder (--svg DIR): it must exist, checked before any
+// work, so a wrong name is reported at once and nothing is half done.
+inline void require_folder(const std::string& option, const std::string& folder) {
+    struct stat info;
+    if (stat(folder.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
+        fail(option + ": the folder '" + folder + "' does not exist; create it first");
+}
+
+// For an option naming a file to write (--out FILE): the folder it goes in must exist.
+inline void require_folder_of(const std::string& option, const std::string& file) {
+    if (file.empty() || file.back() == '/') fail(option + " needs a file name, got '" + file + "'");
+    require_folder(option, file.find('/') == std::string::npos ? "." : file.substr(0, file.find_last_of('/') + 1));
 }

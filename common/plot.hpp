@@ -15,7 +15,6 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
-#include <sys/stat.h>
 #include <vector>
 
 #include "cli.hpp"
@@ -135,15 +134,9 @@ inline std::string svg_colour(Rgb c) {
     return buf;
 }
 
-// For --svg DIR: call before any work, so a wrong folder is reported at once.
-inline void require_svg_folder(const std::string& dir) {
-    struct stat info;
-    if (stat(dir.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
-        fail("--svg: the folder '" + dir + "' does not exist; create it first");
-}
 // Writes DIR/name whole (write_file_atomic), after checking that DIR is a folder.
 inline void write_svg(const std::string& dir, const std::string& name, const std::string& svg) {
-    require_svg_folder(dir);
+    require_folder("--svg", dir);
     write_file_atomic(dir + "/" + name, svg);
 }
 
