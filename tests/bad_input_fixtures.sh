@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 "$build/chapter15/15_2_Lab5_Training" --init "$W/params.txt" > /dev/null
 sed 's/^W_Q 8 4$/W_X 8 4/' "$W/params.txt" > "$W/params_name.txt"
 sed 's/^W_Q 8 4$/W_Q 4 8/' "$W/params.txt" > "$W/params_shape.txt"
+sed 's/^W_V 8 8$/W_V 8 7/' "$W/params.txt" > "$W/params_shape_V.txt"
 head -n 20 "$W/params.txt" > "$W/params_truncated.txt"
 sed '3s/^[^ ]*/nan/' "$W/params.txt" > "$W/params_nan.txt"
 sed '3s/^[^ ]*/1e999/' "$W/params.txt" > "$W/params_huge.txt"
@@ -35,3 +36,7 @@ head -c 20 "$good" > "$W/ckpt_header.tiny"
 # Texts for the trainer.
 bash tests/tiny_text.sh > "$W/text.txt"
 head -c 500 "$W/text.txt" > "$W/text_short.txt"
+
+# A training run stopped after 2 steps, to be resumed with other settings.
+"$build/chapter_tiny/tiny_train" --text "$W/text.txt" --out "$W/halt.tiny" --steps 10 --batch 2 \
+  --eval-every 5 --eval-windows 2 --stop-at 2 > /dev/null

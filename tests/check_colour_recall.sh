@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/check_colour_recall.sh BUILD: the book's claims about colour recall
 # (chapter 15), read from what the programs print, plus the parameter file
-# round trip, the SVG writer and the error paths. Exit 0 = every check passed.
+# round trip and the SVG writer. (Bad input: tests/bad_input.tsv.) Exit 0 = every check passed.
 #
 # The reference values are computed here (1/T, 1/17, ln 17), never typed in;
 # the tolerances are stated beside each check.
@@ -85,32 +85,6 @@ exact() { grep -m 1 '^To 9 digits:' "$1"; }
 start_row=$(row 0 | cut -c9-)
 [ "$start_row" = "$(awk '$1 == "loaded" { print; exit }' "$work/start_loaded.txt" | cut -c9-)" ] \
   && ok "--init then --load reproduces the update-0 row exactly" || bad "--init round trip differs"
-
-# Bad parameter files and options: one line on stderr naming the problem, exit 2.
-expect_error() {  # WHAT PATTERN COMMAND...
-  local what=$1 pattern=$2; shift 2
-  "$@" > "$work/out.txt" 2> "$work/err.txt" < /dev/null
-  local status=$? lines
-  lines=$(wc -l < "$work/err.txt")
-  if [ "$status" -eq 2 ] && [ "$lines" -eq 1 ] && grep -q -- "$pattern" "$work/err.txt"; then ok "$what: $(cat "$work/err.txt")"
-  else bad "$what: status $status, stderr: $(head -c 300 "$work/err.txt")"; fi
-}
-corrupt() { sed "$1" "$work/trained.txt" > "$work/bad.txt"; }
-expect_error "--load of a missing file" "cannot read" "$lab5" --load "$work/missing.txt"
-corrupt 's/^W_K 8 4$/W_X 8 4/'; expect_error "a wrong block name" "expected the header 'W_K 8 4'" "$lab5" --load "$work/bad.txt"
-corrupt 's/^W_V 8 8$/W_V 8 7/'; expect_error "a wrong shape" "shape 8x7" "$lab5" --load "$work/bad.txt"
-corrupt '3s/ [^ ]*$/ 1.5x/'; expect_error "a number with junk" "'1.5x'.*not a finite number" "$lab5" --load "$work/bad.txt"
-corrupt '3s/ [^ ]*$/ nan/'; expect_error "a NaN" "not a finite number" "$lab5" --load "$work/bad.txt"
-corrupt '4s/ [^ ]*$//'; expect_error "a short row" "has 7 numbers, expected 8" "$lab5" --load "$work/bad.txt"
-corrupt '$a extra words'; expect_error "trailing junk" "unexpected text after the last block" "$lab5" --load "$work/bad.txt"
-head -n 20 "$work/trained.txt" > "$work/bad.txt"; expect_error "a truncated file" "ends inside block W_Q" "$lab5" --load "$work/bad.txt"
-expect_error "--svg into a missing folder" "does not exist" "$lab5" --svg "$work/no/such/folder"
-expect_error "a non-numeric seed" "expects a whole number" "$lab5" --seed abc
-expect_error "a negative learning rate" "must be from" "$lab5" --lr -1
-expect_error "an unknown option" "unknown option '--colour'" "$lab5" --colour red
-expect_error "--load with --save" "does not take" "$lab5" --load "$work/trained.txt" --save "$work/again.txt"
-expect_error "--seeds with --svg" "do not take" "$lab5" --seeds 2 --svg "$work"
-expect_error "15_2_Lab4_Model: an unknown option" "unknown option" "$lab4" --verbose
 
 # ---------------------------------------------------------------------------
 # The pictures: --svg writes eight standalone SVG files; the plain terminal

@@ -2,7 +2,7 @@
 # tests/check_tiny_generate.sh: chapter_tiny/tiny_generate with the shipped checkpoint.
 # --score is the mean of the -log p that --each prints, each of which is the
 # -log of the probability printed beside it; a temperature of 0 always takes
-# the most likely letter; bad input ends with one line and status 2.
+# the most likely letter. (Bad input: tests/bad_input.tsv.)
 set -u
 build=${1:-build}
 generate=$build/chapter_tiny/tiny_generate
@@ -33,25 +33,4 @@ awk '$1 ~ /^[0-9]+$/ && $1 >= 6 && $(NF - 1) < 1 / 65 { print "FAILED: greedy le
 a=$("$generate" --length 80 --seed 5) b=$("$generate" --length 80 --seed 5) c=$("$generate" --length 80 --seed 6)
 [ "$a" = "$b" ] || bad "the same seed gave different text"
 [ "$a" != "$c" ] || bad "seeds 5 and 6 gave the same text"
-
-expect_error() {  # expect_error WHAT PATTERN ARGS...
-  local what=$1 pattern=$2; shift 2
-  "$generate" "$@" > "$work/out" 2> "$work/err"
-  local code=$?
-  [ "$code" -eq 2 ] || bad "$what: status $code, expected 2"
-  [ "$(wc -l < "$work/err")" -eq 1 ] && grep -qF -- "$pattern" "$work/err" || bad "$what: stderr was '$(cat "$work/err")'"
-}
-expect_error "a character outside the vocabulary" "character '~' at position 4 is not in the model's vocabulary" --score "tea ~ cake"
-expect_error "a prompt outside the vocabulary" "character '#' at position 0" --prompt "#1"
-expect_error "a non-ASCII byte" "byte 0xC3 at position 3" --prompt "caf$(printf '\303\251')"
-expect_error "a missing checkpoint" "cannot read" --model "$work/none.tiny"
-head -c 1000 chapter_tiny/shakespeare.tiny > "$work/short.tiny"
-expect_error "a truncated checkpoint" "is truncated: 1000 bytes" --model "$work/short.tiny"
-{ printf 'GPT2'; tail -c +5 chapter_tiny/shakespeare.tiny; } > "$work/magic.tiny"
-expect_error "a wrong magic" "does not start with the 4 bytes TINY" --model "$work/magic.tiny"
-expect_error "a negative length" "--length must be from 0" --length -3
-expect_error "a non-numeric temperature" "--temperature expects a number" --temperature warm
-expect_error "a one-letter score" "--score needs a text of at least 2 characters" --score "a"
-expect_error "an empty prompt" "--prompt needs at least one character" --prompt ""
-expect_error "an unknown option" "unknown option '--topk'" --topk 5
 exit $status
