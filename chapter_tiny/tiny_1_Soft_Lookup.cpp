@@ -254,13 +254,14 @@ function show(q) {
 }
 // Dragging the query: press on the keys' chart (a mouse button, a pen or a finger) and move; it follows until let go.
 let dragging = null;
+const inPicture = e => new DOMPoint(e.clientX, e.clientY).matrixTransform(svg.getScreenCTM().inverse());  // however large it is shown
 function drag(e) {
-  const box = svg.getBoundingClientRect(), x = e.clientX - box.left, y = e.clientY - box.top;
+  const {x, y} = inPicture(e);
   show([(x - KEYS) / PLANE * 2 * REACH - REACH, REACH - (y - TOP) / PLANE * 2 * REACH].map(v => Math.round(v * 20) / 20));
 }
 svg.style.touchAction = 'none';  // a finger on the picture drags the query instead of scrolling the page
 svg.addEventListener('pointerdown', e => {
-  const box = svg.getBoundingClientRect(), x = e.clientX - box.left, y = e.clientY - box.top;
+  const {x, y} = inPicture(e);
   if (x < KEYS || x > KEYS + PLANE || y < TOP || y > TOP + PLANE) return;
   dragging = e.pointerId;
   svg.setPointerCapture(e.pointerId);

@@ -327,9 +327,9 @@ function show(i) {
   document.getElementById('reads' + i).removeAttribute('display');
   current = i;
 }
-function point(e) {
-  const box = svg.getBoundingClientRect();
-  show(Math.floor(((axis === 'y' ? e.clientY - box.top : e.clientX - box.left) - first) / cell));
+function point(e) {  // the pointer in the picture's own units, however large the page shows it
+  const at = new DOMPoint(e.clientX, e.clientY).matrixTransform(svg.getScreenCTM().inverse());
+  show(Math.floor(((axis === 'y' ? at.y : at.x) - first) / cell));
 }
 // A finger sliding along the rows (or letters) reads them; sliding the other way still scrolls.
 svg.style.touchAction = axis === 'y' ? 'pan-x pinch-zoom' : 'pan-y pinch-zoom';
@@ -347,7 +347,7 @@ inline std::string html_document(const std::string& title, const std::string& in
                                  const std::string& script) {
     return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + svg_escape(title) +
            "</title>\n<style>body { font-family: sans-serif; margin: 2em; } #demo:focus { outline: 2px solid "
-           "#92c5de; }</style>\n</head>\n<body>\n<h1>" + svg_escape(title) + "</h1>\n<p>" + svg_escape(intro) +
+           "#92c5de; } #demo svg { display: block; max-width: 100%; height: auto; }</style>\n</head>\n<body>\n<h1>" + svg_escape(title) + "</h1>\n<p>" + svg_escape(intro) +
            "</p>\n" + body + script + "</body>\n</html>\n";
 }
 

@@ -116,11 +116,14 @@ class Browser {
 
 // One tab with one page in it; every error the page reports is kept in `errors`.
 class Tab {
-  static async open(browser, file, width, height) {
+  // phone: a 390 x 844 screen at 3 device pixels a pixel, laid out as a phone's browser lays out a page
+  // without a viewport tag (980 pixels wide, shown shrunk to fit).
+  static async open(browser, file, width, height, phone = false) {
     const tab = new Tab();
     tab.browser = browser;
     tab.url = 'file://' + path.resolve(file);
     tab.errors = [];
+    tab.phone = phone;
     const {targetId} = await browser.send('Target.createTarget', {url: 'about:blank'});
     tab.session = (await browser.send('Target.attachToTarget', {targetId, flatten: true})).sessionId;
     let loaded;
@@ -138,7 +141,7 @@ class Tab {
         tab.errors.push('fetched another file: ' + p.request.url);
     });
     for (const domain of ['Page', 'Runtime', 'Log', 'Network']) await tab.send(domain + '.enable');
-    await tab.send('Emulation.setDeviceMetricsOverride', {width, height, deviceScaleFactor: 1, mobile: false});
+    await tab.send('Emulation.setDeviceMetricsOverride', {width, height, deviceScaleFactor: phone ? 3 : 1, mobile: phone});
     await tab.send('Emulation.setTouchEmulationEnabled', {enabled: true, maxTouchPoints: 1});
     await tab.send('Page.navigate', {url: tab.url});
     await load;
@@ -155,9 +158,10 @@ class Tab {
     if (r.exceptionDetails) throw new Error('in the page: ' + (r.exceptionDetails.exception?.description || r.exceptionDetails.text));
     return r.result.value;
   }
-  mouse(type, x, y, pressed) {
+  // A mouse (or, with kind 'pen', a pen) at page pixel (x, y), its button pressed or not.
+  mouse(type, x, y, pressed, kind = 'mouse') {
     return this.send('Input.dispatchMouseEvent', {type, x, y, button: type === 'mouseMoved' && !pressed ? 'none' : 'left',
-                                                 buttons: pressed ? 1 : 0, clickCount: 1, pointerType: 'mouse'});
+                                                 buttons: pressed ? 1 : 0, clickCount: 1, pointerType: kind});
   }
   async click(x, y) {
     await this.mouse('mouseMoved', x, y, false);
@@ -171,14 +175,16 @@ class Tab {
         await this.send('Input.dispatchKeyEvent', {type, key: name, code: name, windowsVirtualKeyCode: code, nativeVirtualKeyCode: code});
   }
   // A finger put down at the first point, slid through the others, and lifted.
-  async swipe(points) {
+  async swipe(points, lift = true) {
     await this.send('Input.dispatchTouchEvent', {type: 'touchStart', touchPoints: [{x: points[0][0], y: points[0][1]}]});
     for (const [x, y] of points.slice(1)) await this.send('Input.dispatchTouchEvent', {type: 'touchMove', touchPoints: [{x, y}]});
-    await this.send('Input.dispatchTouchEvent', {type: 'touchEnd', touchPoints: []});
+    if (lift) await this.lift();
   }
+  lift() { return this.send('Input.dispatchTouchEvent', {type: 'touchEnd', touchPoints: []}); }
+  // The whole page; on a phone, the screen as the phone shows it.
   async screenshot(file) {
     const {cssContentSize: size} = await this.send('Page.getLayoutMetrics');
-    const {data} = await this.send('Page.captureScreenshot', {format: 'png', captureBeyondViewport: true,
+    const {data} = await this.send('Page.captureScreenshot', this.phone ? {format: 'png'} : {format: 'png', captureBeyondViewport: true,
       clip: {x: 0, y: 0, width: Math.ceil(size.width), height: Math.ceil(size.height), scale: 1}});
     fs.writeFileSync(file, Buffer.from(data, 'base64'));
   }
@@ -218,6 +224,19 @@ const labels = pattern => `[...document.querySelectorAll('svg > text')].filter(t
   const b = t.getBoundingClientRect(); return {text: t.textContent, x: b.left + b.width / 2, y: b.top + b.height / 2};
 })`;
 
+// The page already written, on a phone's screen: shown shrunk to the screen, the picture shrunk again to fit
+// the page's width (so the page must map the pointer back into the picture's own units).
+async function openOnPhone(browser, name) {
+  const tab = await Tab.open(browser, path.join(outdir, name + '.html'), 390, 844, true);
+  const fit = await tab.value(`(() => { const svg = document.querySelector('svg'), page = document.documentElement;
+    return {scale: visualViewport.scale, picture: svg.getBoundingClientRect().width / svg.width.baseVal.value,
+            fits: page.scrollWidth <= page.clientWidth}; })()`);
+  check(fit.scale < 0.5 && fit.picture < 1 && fit.fits,
+        `${name}: on a phone's screen the page is shown at ${fit.scale.toFixed(2)} and the picture at ${fit.picture.toFixed(2)} of its size, within the page's width`,
+        JSON.stringify(fit));
+  return tab;
+}
+
 // The program's page, written into outdir and opened in a tab of width x height pixels.
 async function openPage(browser, name, width, height) {
   const file = path.join(outdir, name + '.html');
@@ -226,9 +245,9 @@ async function openPage(browser, name, width, height) {
 }
 
 // After the interactions: the kinds of pointer the page was given, a screenshot, and no errors.
-async function finish(tab, name) {
+async function finish(tab, name, expected = 'mouse,touch') {
   const kinds = await tab.value('[...pointerKinds].sort().join()');
-  check(kinds === 'mouse,touch', `${name}: the page was given mouse and touch pointer events`, `pointerdown kinds: ${kinds}`);
+  check(kinds === expected, `${name}: the page was given these pointers' events: ${expected}`, `pointerdown kinds: ${kinds}`);
   await tab.screenshot(path.join(outdir, name + '.png'));
   check(tab.errors.length === 0, `${name}: no JavaScript error, console error or other file fetched`, tab.errors.join('; '));
 }
@@ -266,10 +285,9 @@ async function checkTriangle(browser) {
   await finish(tab, name);
 }
 
-async function checkArcs(browser) {
-  const name = 'tiny_3_Several_Readers', tab = await openPage(browser, name, 1100, 800);
+// The arcs page in a tab: where each letter is, and a check of what the page shows.
+async function arcsProbe(tab, name) {
   const all = await tab.value(labels('/^.$/'));  // the sentence's letters, lane after lane
-  const letters = all.slice(0, 54);               // the first lane's: letter t is the t-th
   check(all.length === 8 * 54, `${name}: the page has the 54 letters in each of the 8 lanes`, `found ${all.length}`);
   const expectAt = async (at, how) => {
     const shown = await tab.value(SHOWN_READS), program = programAt(at);
@@ -280,6 +298,12 @@ async function checkArcs(browser) {
           ` (block 1 head 1: ${program.length ? show(program[0].reads) : '?'})`,
           `page shows ${shown.ids.join()}: ${page.map(show).join(' | ')}`);
   };
+  return {letters: all.slice(0, 54), expectAt};  // the first lane's: letter t is the t-th
+}
+
+async function checkArcs(browser) {
+  const name = 'tiny_3_Several_Readers', tab = await openPage(browser, name, 1100, 800);
+  const {letters, expectAt} = await arcsProbe(tab, name);
   await tab.mouse('mouseMoved', letters[20].x, letters[20].y, false);
   await expectAt(20, 'the mouse over letter 20');
   await tab.click(letters[30].x, letters[30].y);
@@ -293,22 +317,33 @@ async function checkArcs(browser) {
   await finish(tab, name);
 }
 
-async function checkSoftLookup(browser) {
-  const name = 'tiny_1_Soft_Lookup', tab = await openPage(browser, name, 1100, 600);
+// The same page on a phone's screen, where it is shown smaller than it was drawn.
+async function checkArcsOnPhone(browser) {
+  const name = 'tiny_3_Several_Readers', tab = await openOnPhone(browser, name);
+  const {letters, expectAt} = await arcsProbe(tab, name + ' on a phone');
+  await tab.swipe([5, 8, 12].map(t => [letters[t].x, letters[t].y]));
+  await expectAt(12, 'on a phone, a finger slid from letter 5 to letter 12');
+  await tab.swipe([[letters[45].x, letters[45].y]]);
+  await expectAt(45, 'on a phone, a tap on letter 45');
+  await finish(tab, name + '_phone', 'touch');
+}
+
+// The soft lookup's page in a tab: where a query is on the keys' chart, and a check of what the page shows.
+async function lookupProbe(tab, name) {
   // The keys' chart: the first light grey square, 6 units (-3 to 3) across.
   const box = await tab.value(`(() => { const b = document.querySelector('rect[fill="#f7f7f7"]').getBoundingClientRect();
                                          return {left: b.left, top: b.top, width: b.width, height: b.height}; })()`);
   const at = q => [box.left + (q[0] + 3) / 6 * box.width, box.top + (3 - q[1]) / 6 * box.height];
   const SHOWN = `(() => {
     const line = document.querySelector('#query path').getAttribute('d').match(/L([-\\d.]+),([-\\d.]+)/);  // none when too short to draw
-    const tip = line ? [+line[1], +line[2]] : null;
-    const b = document.querySelector('svg').getBoundingClientRect();
+    const tip = line && new DOMPoint(+line[1], +line[2]).matrixTransform(document.querySelector('svg').getScreenCTM());
     return {shares: [...document.querySelectorAll('#bars text')].map(t => parseFloat(t.textContent)),
             widths: [...document.querySelectorAll('#bars rect')].map(r => +r.getAttribute('width')),
             query: document.querySelector('#query > text:last-child').textContent,
             found: document.querySelector('#values > text:last-child').textContent,
-            tip: tip && [b.left + tip[0], b.top + tip[1]]};
+            tip: tip && [tip.x, tip.y]};
   })()`;
+  // The query q, its shares, bars and mix as --query q prints them; with pointer, the arrow's tip under it.
   const expectQuery = async (q, how, pointer) => {
     const page = await tab.value(SHOWN), program = programQuery(q);
     const sharesAgree = page.shares.length === 4 &&
@@ -322,6 +357,12 @@ async function checkSoftLookup(browser) {
           `page shows ${page.query}, shares ${page.shares.join('% ')}%, bars ${page.widths.join(' ')} px, ${page.found},` +
           ` tip at ${page.tip ? page.tip.map(v => v.toFixed(1)) : 'none'}` + (pointer ? ` (pointer at ${pointer.map(v => v.toFixed(1))})` : ''));
   };
+  return {box, at, expectQuery};
+}
+
+async function checkSoftLookup(browser) {
+  const name = 'tiny_1_Soft_Lookup', tab = await openPage(browser, name, 1100, 600);
+  const {box, at, expectQuery} = await lookupProbe(tab, name);
   await expectQuery([1.5, -1.5], 'as it opens');
   // The mouse: hovering moves nothing; pressing on the chart puts the query there, and it follows the drag.
   await tab.mouse('mouseMoved', ...at([-2, 2]), false);
@@ -339,13 +380,28 @@ async function checkSoftLookup(browser) {
   await tab.key('ArrowLeft', 6);
   await tab.key('ArrowDown', 11);
   await expectQuery([1.5, 0.25], '6 left arrows and 11 down');
+  // A pen, pressed and dragged toward "car".
+  await tab.mouse('mousePressed', ...at([1, -1]), true, 'pen');
+  await tab.mouse('mouseMoved', ...at([0.5, -2]), true, 'pen');
+  await tab.mouse('mouseReleased', ...at([0.5, -2]), false, 'pen');
+  await expectQuery([0.5, -2], 'a pen dragged from (1, -1) to (0.5, -2)', at([0.5, -2]));
   // A finger: down at the middle, where every word gets 25%, then slid to "fit"'s key.
-  await tab.send('Input.dispatchTouchEvent', {type: 'touchStart', touchPoints: [{x: at([0, 0])[0], y: at([0, 0])[1]}]});
+  await tab.swipe([at([0, 0])], false);
   await expectQuery([0, 0], 'a finger down at the middle', at([0, 0]));
-  await tab.send('Input.dispatchTouchEvent', {type: 'touchEnd', touchPoints: []});
+  await tab.lift();
   await tab.swipe([[0, 0], [-0.5, 0.5], [-1, 1], [-1.5, 1.5]].map(at));
   await expectQuery([-1.5, 1.5], 'a finger slid from the middle to (-1.5, 1.5)', at([-1.5, 1.5]));
-  await finish(tab, name);
+  await finish(tab, name, 'mouse,pen,touch');
+}
+
+// The same page on a phone's screen, dragged with a finger. (Input events are given in the page's
+// pixels, however much the phone shrinks the page.)
+async function checkSoftLookupOnPhone(browser) {
+  const name = 'tiny_1_Soft_Lookup', tab = await openOnPhone(browser, name);
+  const {at, expectQuery} = await lookupProbe(tab, name + ' on a phone');
+  await tab.swipe([[2, 0.5], [1, 1], [0, 1.5], [-1, 1], [-1, -1]].map(at));
+  await expectQuery([-1, -1], 'on a phone, a finger slid from (2, 0.5) round to (-1, -1)', at([-1, -1]));
+  await finish(tab, name + '_phone', 'touch');
 }
 
 async function main() {
@@ -361,12 +417,14 @@ async function main() {
     await checkTriangle(browser);
     await checkArcs(browser);
     await checkSoftLookup(browser);
+    await checkSoftLookupOnPhone(browser);
+    await checkArcsOnPhone(browser);
   } catch (e) {
     check(false, 'the browser check ran to the end', e.stack + '\n      chromium said: ' + browser.stderr.slice(-1500));
   }
   await browser.close();
   clearTimeout(timer);
-  console.log(`screenshots: ${outdir}/tiny_{1_Soft_Lookup,2_No_Peeking,3_Several_Readers}.png` +
+  console.log(`screenshots: ${outdir}/tiny_{1_Soft_Lookup,2_No_Peeking,3_Several_Readers}{,_phone}.png` +
               ` (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   console.log(`${passed} passed, ${failed} failed`);
   process.exit(failed || !passed ? 1 : 0);
