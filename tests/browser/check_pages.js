@@ -124,8 +124,8 @@ class Tab {
     tab.url = 'file://' + path.resolve(file);
     tab.errors = [];
     tab.phone = phone;
-    const {targetId} = await browser.send('Target.createTarget', {url: 'about:blank'});
-    tab.session = (await browser.send('Target.attachToTarget', {targetId, flatten: true})).sessionId;
+    tab.target = (await browser.send('Target.createTarget', {url: 'about:blank'})).targetId;
+    tab.session = (await browser.send('Target.attachToTarget', {targetId: tab.target, flatten: true})).sessionId;
     let loaded;
     const load = new Promise(resolve => { loaded = resolve; });
     browser.listeners.add(m => {
@@ -250,6 +250,7 @@ async function finish(tab, name, expected = 'mouse,touch') {
   check(kinds === expected, `${name}: the page was given these pointers' events: ${expected}`, `pointerdown kinds: ${kinds}`);
   await tab.screenshot(path.join(outdir, name + '.png'));
   check(tab.errors.length === 0, `${name}: no JavaScript error, console error or other file fetched`, tab.errors.join('; '));
+  await tab.browser.send('Target.closeTarget', {targetId: tab.target});
 }
 
 async function checkTriangle(browser) {
