@@ -271,13 +271,13 @@ inline void attend_forward_lanes(float* found, float* weights, float* weights_by
             for (int s = 0; s <= last; s++) {
                 const float* key = lookups + s * 3 * WIDTH + WIDTH + h * SIZE;
                 Lanes dot = same_lanes(0.0f);
-                for (int i = 0; i < SIZE; i++) dot += query[i] * same_lanes(key[i]);
+                UNROLLED for (int i = 0; i < SIZE; i++) dot += query[i] * same_lanes(key[i]);
                 row[s] = dot * same_lanes(scale) + load_lanes(cut + LANES - std::max(0, std::min(LANES, s - t0)));
                 biggest = max_lanes(row[s], biggest);
             }
             Lanes total = same_lanes(0.0f);
             for (int s = 0; s <= last; s++) {
-                for (int l = 0; l < LANES; l++) row[s][l] = std::exp(row[s][l] - biggest[l]);
+                row[s] = exp_lanes(row[s] - biggest);
                 total += row[s];
             }
             Lanes mix[SIZE];
@@ -285,7 +285,7 @@ inline void attend_forward_lanes(float* found, float* weights, float* weights_by
             for (int s = 0; s <= last; s++) {
                 row[s] = row[s] / total;
                 const float* value = lookups + s * 3 * WIDTH + 2 * WIDTH + h * SIZE;
-                for (int i = 0; i < SIZE; i++) mix[i] += row[s] * same_lanes(value[i]);
+                UNROLLED for (int i = 0; i < SIZE; i++) mix[i] += row[s] * same_lanes(value[i]);
                 store_lanes(weights_by_key + (h * SEATS + s) * SEATS + t0, row[s]);
                 for (int l = 0; l < letters; l++) weights[(h * T + t0 + l) * T + s] = row[s][l];
             }
@@ -294,6 +294,26 @@ inline void attend_forward_lanes(float* found, float* weights, float* weights_by
                 for (int s = last + 1; s < T; s++) weights[(h * T + t0 + l) * T + s] = 0.0f;  // no peeking
             }
         }
+    }
+}
+
+// dvalue and dkey (d lookups) of keys s0 .. s0+KEYS-1 of head h, for attend_backward_lanes.
+template <int KEYS>
+inline void attend_backward_keys(float* dlookups, const float* dfound, const float* weights, const float* dscores,
+                                 const float* lookups, int h, int s0, int T) {
+    Lanes dvalue[KEYS], dkey[KEYS];
+    UNROLLED for (int j = 0; j < KEYS; j++) dvalue[j] = dkey[j] = same_lanes(0.0f);
+    for (int t = s0; t < T; t++) {
+        const Lanes dout = load_lanes(dfound + t * WIDTH + h * SIZE);
+        const Lanes query = load_lanes(lookups + t * 3 * WIDTH + h * SIZE);
+        UNROLLED for (int j = 0; j < KEYS; j++) {
+            dvalue[j] += same_lanes(weights[(h * T + t) * T + s0 + j]) * dout;
+            dkey[j] += same_lanes(dscores[(s0 + j) * SEATS + t]) * query;
+        }
+    }
+    UNROLLED for (int j = 0; j < KEYS; j++) {
+        store_lanes(dlookups + (s0 + j) * 3 * WIDTH + 2 * WIDTH + h * SIZE, dvalue[j]);
+        store_lanes(dlookups + (s0 + j) * 3 * WIDTH + WIDTH + h * SIZE, dkey[j]);
     }
 }
 
@@ -315,7 +335,7 @@ inline void attend_backward_lanes(float* dlookups, const float* dfound, const fl
             for (int s = 0; s <= last; s++) {
                 const float* value = lookups + s * 3 * WIDTH + 2 * WIDTH + h * SIZE;
                 Lanes dot = same_lanes(0.0f);
-                for (int i = 0; i < SIZE; i++) dot += dout[i] * same_lanes(value[i]);
+                UNROLLED for (int i = 0; i < SIZE; i++) dot += dout[i] * same_lanes(value[i]);
                 dweight[s] = dot;
                 mixed += load_lanes(weights_by_key + (h * SEATS + s) * SEATS + t0) * dot;
             }
@@ -326,30 +346,17 @@ inline void attend_backward_lanes(float* dlookups, const float* dfound, const fl
                 const Lanes dscore = row * (dweight[s] - mixed) * same_lanes(scale);
                 store_lanes(dscores + s * SEATS + t0, dscore);
                 const float* key = lookups + s * 3 * WIDTH + WIDTH + h * SIZE;
-                for (int i = 0; i < SIZE; i++) dq[i] += dscore * same_lanes(key[i]);
+                UNROLLED for (int i = 0; i < SIZE; i++) dq[i] += dscore * same_lanes(key[i]);
             }
             for (int l = 0; l < letters; l++)
                 for (int i = 0; i < SIZE; i++) dlookups[(t0 + l) * 3 * WIDTH + h * SIZE + i] = dq[i][l];
         }
-        // The keys' and values' side, a head's 8 numbers in the lanes, four s at a
-        // time; each adds t = s, s+1, ... in order (for t < s the weight is 0).
-        for (int s0 = 0; s0 < T; s0 += 4) {
-            const int keys = std::min(4, T - s0);
-            Lanes dvalue[4], dkey[4];
-            for (int j = 0; j < 4; j++) dvalue[j] = dkey[j] = same_lanes(0.0f);
-            for (int t = s0; t < T; t++) {
-                const Lanes dout = load_lanes(dfound + t * WIDTH + h * SIZE);
-                const Lanes query = load_lanes(lookups + t * 3 * WIDTH + h * SIZE);
-                for (int j = 0; j < keys; j++) {
-                    dvalue[j] += same_lanes(weights[(h * T + t) * T + s0 + j]) * dout;
-                    dkey[j] += same_lanes(dscores[(s0 + j) * SEATS + t]) * query;
-                }
-            }
-            for (int j = 0; j < keys; j++) {
-                store_lanes(dlookups + (s0 + j) * 3 * WIDTH + 2 * WIDTH + h * SIZE, dvalue[j]);
-                store_lanes(dlookups + (s0 + j) * 3 * WIDTH + WIDTH + h * SIZE, dkey[j]);
-            }
-        }
+        // The keys' and values' side, a head's 8 numbers in the lanes, four keys s
+        // at a time; each adds t = s, s+1, ... in order (where t < s the weight
+        // and dscore are 0, so starting at the first of the four adds only zeros).
+        int s0 = 0;
+        for (; s0 + 4 <= T; s0 += 4) attend_backward_keys<4>(dlookups, dfound, weights, dscores, lookups, h, s0, T);
+        for (; s0 < T; s0++) attend_backward_keys<1>(dlookups, dfound, weights, dscores, lookups, h, s0, T);
     }
 }
 
@@ -359,13 +366,24 @@ inline void attend_backward_lanes(float* dlookups, const float* dfound, const fl
 constexpr float GELU_SCALE = 0.7978845608028654f;  // sqrt(2 / pi)
 constexpr float GELU_CUBIC = 0.044715f;
 
-inline float gelu_share(float x) {  // (1 + tanh(u)) / 2, between 0 and 1
-    return 1.0f / (1.0f + std::exp(-2.0f * GELU_SCALE * (x + GELU_CUBIC * x * x * x)));
+inline float exp_of(float x) { return std::exp(x); }
+inline Lanes exp_of(const Lanes& x) { return exp_lanes(x); }
+
+// (1 + tanh(u)) / 2, between 0 and 1; F is float or Lanes.
+template <class F>
+inline F gelu_share(const F& x) {
+    return 1.0f / (1.0f + exp_of(-2.0f * GELU_SCALE * (x + GELU_CUBIC * x * x * x)));
 }
 
 // share (T,F) keeps each gelu_share for the backward pass.
 inline void gelu_forward(float* fired, float* share, const float* hidden, int n) {
-    for (int i = 0; i < n; i++) {
+    int i = 0;
+    for (; i + LANES <= n; i += LANES) {
+        const Lanes x = load_lanes(hidden + i), s = gelu_share(x);
+        store_lanes(share + i, s);
+        store_lanes(fired + i, x * s);
+    }
+    for (; i < n; i++) {
         share[i] = gelu_share(hidden[i]);
         fired[i] = hidden[i] * share[i];
     }
@@ -514,12 +532,14 @@ struct Tape {
     LevelTape last;  // the final level
     float* logits;   // (T,V)
     float* probs;    // (T,V) softmax of the logits: the next letter's probabilities
+    float* biggest;  // (T) each row's largest logit
+    float* total;    // (T) each row's sum of exp(logit - biggest)
 
     explicit Tape(int vocabulary_size) : V(vocabulary_size) {
         const size_t level = SEATS * WIDTH + 2 * SEATS;
         const size_t per_block = SEATS * WIDTH * 4 + 2 * level + SEATS * 3 * WIDTH + 2 * HEADS * SEATS * SEATS +
                                  3 * SEATS * HIDDEN;
-        floats.assign(SEATS * WIDTH + BLOCKS * per_block + level + 2 * size_t(SEATS) * V, 0.0f);
+        floats.assign(SEATS * WIDTH + BLOCKS * per_block + level + 2 * size_t(SEATS) * V + 2 * SEATS, 0.0f);
         Carve carve{floats.data()};
         auto take_level = [&carve]() {
             return LevelTape{carve.take(SEATS * WIDTH), carve.take(SEATS), carve.take(SEATS)};
@@ -542,6 +562,8 @@ struct Tape {
         last = take_level();
         logits = carve.take(SEATS * size_t(V));
         probs = carve.take(SEATS * size_t(V));
+        biggest = carve.take(SEATS);
+        total = carve.take(SEATS);
     }
     Tape(const Tape&) = delete;  // the views point into this tape's own floats
     Tape& operator=(const Tape&) = delete;
@@ -568,6 +590,26 @@ inline void block_forward(const BlockKnobs& k, BlockTape& b, int T) {
     multiply_forward(b.out, b.fired, k.out, T, HIDDEN, WIDTH);
 }
 
+// probs after letter t = softmax of its logits, as common/matrix.hpp's softmax
+// computes it (the same operations in the same order), keeping the largest
+// logit and the sum of the exps for next_letter_loss.
+inline void next_letter_probabilities(Tape& tape, int t) {
+    const int V = tape.V;
+    const float* l = tape.logits + t * V;
+    float* p = tape.probs + t * V;
+    float biggest = l[0];
+    for (int v = 1; v < V; v++)
+        if (l[v] > biggest) biggest = l[v];
+    int v = 0;
+    for (; v + LANES <= V; v += LANES) store_lanes(p + v, exp_lanes(load_lanes(l + v) - biggest));
+    for (; v < V; v++) p[v] = exp_of(l[v] - biggest);
+    float total = 0.0f;
+    for (v = 0; v < V; v++) total += p[v];
+    for (v = 0; v < V; v++) p[v] /= total;
+    tape.biggest[t] = biggest;
+    tape.total[t] = total;
+}
+
 // The whole model over ids[0..T), 1 <= T <= SEATS: fills the tape, ending with probs.
 inline void forward(const TinyModel& model, const int* ids, int T, Tape& tape) {
     const Knobs k = knobs(model);
@@ -579,23 +621,15 @@ inline void forward(const TinyModel& model, const int* ids, int T, Tape& tape) {
                   k.final_bias, T);
     std::memset(tape.logits, 0, sizeof(float) * T * V);
     multiply_forward(tape.logits, tape.last.out, k.output, T, WIDTH, V);
-    for (int t = 0; t < T; t++) {
-        float* p = tape.probs + t * V;
-        std::memcpy(p, tape.logits + t * V, sizeof(float) * V);
-        softmax(p, V);
-    }
+    for (int t = 0; t < T; t++) next_letter_probabilities(tape, t);
 }
 
 // The cross-entropy of the letter after position t: -log p(target), from the
-// logits (log-sum-exp) rather than log(probs), so a tiny p stays exact.
+// logits (log-sum-exp) rather than log(probs), so a tiny p stays exact. The
+// largest logit and the sum of the exps are the ones softmax found.
 inline float next_letter_loss(const Tape& tape, int t, int target) {
     const float* l = tape.logits + t * tape.V;
-    float biggest = l[0];
-    for (int v = 1; v < tape.V; v++)
-        if (l[v] > biggest) biggest = l[v];
-    float sum = 0.0f;
-    for (int v = 0; v < tape.V; v++) sum += std::exp(l[v] - biggest);
-    return std::log(sum) - (l[target] - biggest);
+    return std::log(tape.total[t]) - (l[target] - tape.biggest[t]);
 }
 
 // The sum over every position of the next letter's cross-entropy; targets[t] follows ids[t].
@@ -671,9 +705,10 @@ inline void backward(const TinyModel& model, const Tape& tape, const int* ids, c
     Knobs g = knob_views(grads, model.V);
     const int V = model.V, T = tape.T;
     // d loss / d logits = probs - 1 at the target
-    for (int t = 0; t < T; t++)
-        for (int v = 0; v < V; v++)
-            s.dlogits[t * V + v] = (tape.probs[t * V + v] - (v == targets[t] ? 1.0f : 0.0f)) * scale;
+    for (int t = 0; t < T; t++) {
+        for (int v = 0; v < V; v++) s.dlogits[t * V + v] = tape.probs[t * V + v] * scale;
+        s.dlogits[t * V + targets[t]] = (tape.probs[t * V + targets[t]] - 1.0f) * scale;
+    }
     multiply_backward(g.output, tape.last.out, s.dlogits, T, WIDTH, V);
     transpose_into(s.transposed, k.output, WIDTH, V);  // (V,W)
     std::memset(s.dlevel, 0, sizeof(float) * T * WIDTH);

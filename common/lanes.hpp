@@ -13,6 +13,8 @@
 // (-ffp-contract=off; -mavx2 without -mfma), so every build gives the same bits.
 #pragma once
 
+#include <cmath>
+#include <cstddef>
 #include <cstring>
 
 constexpr int LANES = 8;
@@ -59,3 +61,17 @@ inline Lanes load_lanes(const float* p) {
     return v;
 }
 inline void store_lanes(float* p, const Lanes& v) { std::memcpy(p, &v, sizeof v); }
+
+// into[i] += x[i] for i < n, eight at a time.
+inline void add_lanes(float* into, const float* x, size_t n) {
+    size_t i = 0;
+    for (; i + LANES <= n; i += LANES) store_lanes(into + i, load_lanes(into + i) + load_lanes(x + i));
+    for (; i < n; i++) into[i] += x[i];
+}
+
+// e^x in every lane: the same bits as the scalar exp in each.
+inline Lanes exp_lanes(const Lanes& x) {
+    Lanes e;
+    for (int i = 0; i < LANES; i++) e[i] = std::exp(x[i]);
+    return e;
+}
