@@ -169,6 +169,83 @@ inline void level_backward(float* din, float* dgain, float* dbias, const float* 
     }
 }
 
+// The same two passes with eight rows at a time in the lanes, so each row's
+// sums over its 32 numbers run side by side (still in order i = 0, 1, ...);
+// the tests check them against the loops above, bit for bit. columns[i] holds
+// number i of rows t0 .. t0+7 (0 past the last row).
+inline void level_columns(Lanes* columns, const float* rows, int t0, int T) {
+    float by_column[WIDTH][LANES] = {};
+    for (int l = 0; l < std::min(LANES, T - t0); l++)
+        for (int i = 0; i < WIDTH; i++) by_column[i][l] = rows[(t0 + l) * WIDTH + i];
+    for (int i = 0; i < WIDTH; i++) columns[i] = load_lanes(by_column[i]);
+}
+
+inline void level_forward_lanes(float* out, float* mean, float* rstd, const float* in, const float* gain,
+                                const float* bias, int T) {
+    for (int t0 = 0; t0 < T; t0 += LANES) {
+        Lanes x[WIDTH];
+        level_columns(x, in, t0, T);
+        Lanes sum = same_lanes(0.0f);
+        for (int i = 0; i < WIDTH; i++) sum += x[i];
+        const Lanes m = sum / float(WIDTH);
+        Lanes spread = same_lanes(0.0f);
+        for (int i = 0; i < WIDTH; i++) spread += (x[i] - m) * (x[i] - m);
+        spread = spread / float(WIDTH) + LEVEL_EPSILON;
+        for (int l = 0; l < std::min(LANES, T - t0); l++) {
+            const int t = t0 + l;
+            mean[t] = m[l];
+            rstd[t] = 1.0f / std::sqrt(spread[l]);
+            for (int i = 0; i < WIDTH; i += LANES)
+                store_lanes(out + t * WIDTH + i,
+                            (load_lanes(in + t * WIDTH + i) - mean[t]) * rstd[t] * load_lanes(gain + i) +
+                                load_lanes(bias + i));
+        }
+    }
+}
+
+inline void level_backward_lanes(float* din, float* dgain, float* dbias, const float* dout, const float* in,
+                                 const float* mean, const float* rstd, const float* gain, int T) {
+    constexpr int CHUNKS = WIDTH / LANES;
+    Lanes dg[CHUNKS], db[CHUNKS];  // dgain and dbias add t = 0, 1, 2, ... in order
+    for (int c = 0; c < CHUNKS; c++) {
+        dg[c] = load_lanes(dgain + c * LANES);
+        db[c] = load_lanes(dbias + c * LANES);
+    }
+    for (int t0 = 0; t0 < T; t0 += LANES) {
+        const int rows = std::min(LANES, T - t0);
+        Lanes x[WIDTH], d[WIDTH], m = same_lanes(0.0f), r = same_lanes(0.0f);
+        level_columns(x, in, t0, T);
+        level_columns(d, dout, t0, T);
+        for (int l = 0; l < rows; l++) m[l] = mean[t0 + l], r[l] = rstd[t0 + l];
+        Lanes dnorm_mean = same_lanes(0.0f), dnorm_norm_mean = same_lanes(0.0f);
+        for (int i = 0; i < WIDTH; i++) {
+            const Lanes norm = (x[i] - m) * r;
+            const Lanes dnorm = d[i] * gain[i];
+            dnorm_mean += dnorm;
+            dnorm_norm_mean += dnorm * norm;
+        }
+        dnorm_mean = dnorm_mean / float(WIDTH);
+        dnorm_norm_mean = dnorm_norm_mean / float(WIDTH);
+        for (int l = 0; l < rows; l++) {
+            const int t = t0 + l;
+            for (int c = 0; c < CHUNKS; c++) {
+                const int i = c * LANES;
+                const Lanes xi = load_lanes(in + t * WIDTH + i), di = load_lanes(dout + t * WIDTH + i);
+                const Lanes norm = (xi - mean[t]) * rstd[t];
+                const Lanes dnorm = di * load_lanes(gain + i);
+                dg[c] += di * norm;
+                db[c] += di;
+                store_lanes(din + t * WIDTH + i, load_lanes(din + t * WIDTH + i) +
+                                                     (dnorm - dnorm_mean[l] - norm * dnorm_norm_mean[l]) * rstd[t]);
+            }
+        }
+    }
+    for (int c = 0; c < CHUNKS; c++) {
+        store_lanes(dgain + c * LANES, dg[c]);
+        store_lanes(dbias + c * LANES, db[c]);
+    }
+}
+
 // attend, as the chapter's code: lookups (T,3W) holds each letter's query, key
 // and value side by side; head h uses its SIZE numbers of each. For each letter
 // t and head, score every s <= t (the causal mask is where the loop stops),
@@ -189,7 +266,7 @@ inline void attend_forward(float* found, float* weights, const float* lookups, i
             }
             float total = 0.0f;
             for (int s = 0; s <= t; s++) {
-                row[s] = std::exp(row[s] - biggest);
+                row[s] = exp_f(row[s] - biggest);
                 total += row[s];
             }
             float mix[SIZE] = {};  // the values, each times its weight (kept local: registers)
@@ -366,7 +443,7 @@ inline void attend_backward_lanes(float* dlookups, const float* dfound, const fl
 constexpr float GELU_SCALE = 0.7978845608028654f;  // sqrt(2 / pi)
 constexpr float GELU_CUBIC = 0.044715f;
 
-inline float exp_of(float x) { return std::exp(x); }
+inline float exp_of(float x) { return exp_f(x); }
 inline Lanes exp_of(const Lanes& x) { return exp_lanes(x); }
 
 // (1 + tanh(u)) / 2, between 0 and 1; F is float or Lanes.
@@ -576,13 +653,13 @@ inline float attention_weight(const Tape& tape, int block, int head, int t, int 
 
 // One block, as the chapter's `block` function.
 inline void block_forward(const BlockKnobs& k, BlockTape& b, int T) {
-    level_forward(b.first.out, b.first.mean, b.first.rstd, b.notebooks, k.level1_gain, k.level1_bias, T);
+    level_forward_lanes(b.first.out, b.first.mean, b.first.rstd, b.notebooks, k.level1_gain, k.level1_bias, T);
     std::memset(b.lookups, 0, sizeof(float) * T * 3 * WIDTH);
     multiply_forward(b.lookups, b.first.out, k.lookup, T, WIDTH, 3 * WIDTH);
     attend_forward_lanes(b.found, b.weights, b.weights_by_key, b.lookups, T);
     std::memcpy(b.middle, b.notebooks, sizeof(float) * T * WIDTH);  // keep what was already there
     multiply_forward(b.middle, b.found, k.write, T, WIDTH, WIDTH);
-    level_forward(b.second.out, b.second.mean, b.second.rstd, b.middle, k.level2_gain, k.level2_bias, T);
+    level_forward_lanes(b.second.out, b.second.mean, b.second.rstd, b.middle, k.level2_gain, k.level2_bias, T);
     std::memset(b.hidden, 0, sizeof(float) * T * HIDDEN);
     multiply_forward(b.hidden, b.second.out, k.hidden, T, WIDTH, HIDDEN);
     gelu_forward(b.fired, b.share, b.hidden, T * HIDDEN);
@@ -617,7 +694,7 @@ inline void forward(const TinyModel& model, const int* ids, int T, Tape& tape) {
     tape.T = T;
     embed_forward(tape.block[0].notebooks, ids, k.token, k.position, T);
     for (int b = 0; b < BLOCKS; b++) block_forward(k.block[b], tape.block[b], T);
-    level_forward(tape.last.out, tape.last.mean, tape.last.rstd, tape.block[BLOCKS - 1].out, k.final_gain,
+    level_forward_lanes(tape.last.out, tape.last.mean, tape.last.rstd, tape.block[BLOCKS - 1].out, k.final_gain,
                   k.final_bias, T);
     std::memset(tape.logits, 0, sizeof(float) * T * V);
     multiply_forward(tape.logits, tape.last.out, k.output, T, WIDTH, V);
@@ -629,7 +706,7 @@ inline void forward(const TinyModel& model, const int* ids, int T, Tape& tape) {
 // largest logit and the sum of the exps are the ones softmax found.
 inline float next_letter_loss(const Tape& tape, int t, int target) {
     const float* l = tape.logits + t * tape.V;
-    return std::log(tape.total[t]) - (l[target] - tape.biggest[t]);
+    return log_f(tape.total[t]) - (l[target] - tape.biggest[t]);
 }
 
 // The sum over every position of the next letter's cross-entropy; targets[t] follows ids[t].
@@ -676,7 +753,7 @@ inline void block_backward(const BlockKnobs& k, BlockKnobs& g, const BlockTape& 
     std::memset(s.dlevel, 0, sizeof(float) * T * WIDTH);
     multiply_forward(s.dlevel, s.dhidden, s.transposed, T, HIDDEN, WIDTH);
     // second = level(middle)
-    level_backward(s.dmiddle, g.level2_gain, g.level2_bias, s.dlevel, b.middle, b.second.mean, b.second.rstd,
+    level_backward_lanes(s.dmiddle, g.level2_gain, g.level2_bias, s.dlevel, b.middle, b.second.mean, b.second.rstd,
                    k.level2_gain, T);
     // middle = notebooks + found · write
     std::memcpy(d, s.dmiddle, sizeof(float) * T * WIDTH);
@@ -693,7 +770,7 @@ inline void block_backward(const BlockKnobs& k, BlockKnobs& g, const BlockTape& 
     std::memset(s.dlevel, 0, sizeof(float) * T * WIDTH);
     multiply_forward(s.dlevel, s.dlookups, s.transposed, T, 3 * WIDTH, WIDTH);
     // first = level(notebooks)
-    level_backward(d, g.level1_gain, g.level1_bias, s.dlevel, b.notebooks, b.first.mean, b.first.rstd,
+    level_backward_lanes(d, g.level1_gain, g.level1_bias, s.dlevel, b.notebooks, b.first.mean, b.first.rstd,
                    k.level1_gain, T);
 }
 
@@ -714,7 +791,7 @@ inline void backward(const TinyModel& model, const Tape& tape, const int* ids, c
     std::memset(s.dlevel, 0, sizeof(float) * T * WIDTH);
     multiply_forward(s.dlevel, s.dlogits, s.transposed, T, V, WIDTH);
     std::memset(s.dnotebooks, 0, sizeof(float) * T * WIDTH);
-    level_backward(s.dnotebooks, g.final_gain, g.final_bias, s.dlevel, tape.block[BLOCKS - 1].out, tape.last.mean,
+    level_backward_lanes(s.dnotebooks, g.final_gain, g.final_bias, s.dlevel, tape.block[BLOCKS - 1].out, tape.last.mean,
                    tape.last.rstd, k.final_gain, T);
     for (int b = BLOCKS - 1; b >= 0; b--) block_backward(k.block[b], g.block[b], tape.block[b], s.dnotebooks, s, T);
     embed_backward(g.token, g.position, s.dnotebooks, ids, T);

@@ -13,9 +13,11 @@
 // (-ffp-contract=off; -mavx2 without -mfma), so every build gives the same bits.
 #pragma once
 
-#include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <limits>
+
+#include "maths.hpp"  // exp_f
 
 constexpr int LANES = 8;
 
@@ -69,9 +71,61 @@ inline void add_lanes(float* into, const float* x, size_t n) {
     for (; i < n; i++) into[i] += x[i];
 }
 
-// e^x in every lane: the same bits as the scalar exp in each.
+// exp_f (common/maths.hpp) in every lane, with the same bits. With g++ (9 or
+// later) and clang++ it is exp_d's arithmetic on four doubles at a time; the
+// only difference is how 2^k is made: k is read from the low bits of
+// x log2(e) + ROUNDER instead of converting the double k to an integer (the
+// same k; machines before AVX-512 have no instruction for the conversion).
+#if defined(__GNUC__) && !defined(LANES_PLAIN) && (defined(__clang__) || __GNUC__ >= 9)
+typedef double Doubles __attribute__((vector_size(4 * sizeof(double))));
+typedef float Floats __attribute__((vector_size(4 * sizeof(float))));
+typedef long long Longs __attribute__((vector_size(4 * sizeof(long long))));
+
+// float(exp_d(x)) for four floats in [-104, 88.72] (exp_f's middle branch).
+inline Floats exp_f_of_four(const Floats& x) {
+    using namespace maths_detail;
+    const Doubles xd = __builtin_convertvector(x, Doubles);
+    const Doubles shifted = xd * LOG2_E + ROUNDER;  // k + ROUNDER: k sits in the low bits
+    const Doubles k = shifted - ROUNDER;
+    const Doubles r = (xd - k * LN2_HI) - k * LN2_LO;
+    Doubles p = (1.0 / 6227020800.0) * r + 1.0 / 479001600.0;  // Horner's rule from 1/13!, as exp_d
+    p = p * r + 1.0 / 39916800.0;
+    p = p * r + 1.0 / 3628800.0;
+    p = p * r + 1.0 / 362880.0;
+    p = p * r + 1.0 / 40320.0;
+    p = p * r + 1.0 / 5040.0;
+    p = p * r + 1.0 / 720.0;
+    p = p * r + 1.0 / 120.0;
+    p = p * r + 1.0 / 24.0;
+    p = p * r + 1.0 / 6.0;
+    p = p * r + 0.5;
+    p = p * r + 1.0;
+    p = p * r + 1.0;
+    Longs bits, rounder;
+    std::memcpy(&bits, &shifted, sizeof bits);
+    std::memcpy(&rounder, &ROUNDER, sizeof(double));
+    bits = (bits - rounder[0] + 1023) << 52;  // two_to(k): k + 1023 in the exponent bits
+    Doubles two_to_k;
+    std::memcpy(&two_to_k, &bits, sizeof two_to_k);
+    return __builtin_convertvector(p * two_to_k, Floats);
+}
+
+// Always inlined: a separate copy of it would pass a 32-byte vector by value.
+__attribute__((always_inline)) inline Lanes exp_lanes(const Lanes& x) {
+    Floats half[2];
+    std::memcpy(half, &x, sizeof half);
+    half[0] = exp_f_of_four(half[0]);
+    half[1] = exp_f_of_four(half[1]);
+    Lanes e;
+    std::memcpy(&e, half, sizeof e);
+    e = x < -104.0f ? same_lanes(0.0f) : e;  // exp_f's first two branches, and NaN stays NaN
+    e = x > 88.7228317f ? same_lanes(std::numeric_limits<float>::infinity()) : e;
+    return x != x ? x : e;
+}
+#else
 inline Lanes exp_lanes(const Lanes& x) {
     Lanes e;
-    for (int i = 0; i < LANES; i++) e[i] = std::exp(x[i]);
+    for (int i = 0; i < LANES; i++) e[i] = exp_f(x[i]);
     return e;
 }
+#endif

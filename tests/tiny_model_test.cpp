@@ -193,7 +193,7 @@ static void attention_rows() {
     check(std::memcmp(probs.data(), tape.probs, 4 * probs.size()) == 0, "a shorter sequence gives the same first rows");
 }
 
-// The fast loops (matrix tiles, attention eight letters at a time) give the
+// The fast loops (matrix tiles, attention and level eight rows at a time) give the
 // same bits as the plain loops they replace, at sizes that leave every kind
 // of remainder (rows not a multiple of 4, columns not a multiple of 8 or 16).
 static bool same_bits(const float* a, const float* b, size_t n) { return std::memcmp(a, b, 4 * n) == 0; }
@@ -245,6 +245,29 @@ static void fast_loops_match_plain_loops() {
             attend_backward_same && same_bits(dlookups.data(), dlookups_lanes.data(), size_t(T) * 3 * WIDTH);
     }
     check(attend_same, "attend_forward_lanes gives attend_forward's weights and found, bit for bit");
+
+    bool level_same = true, level_backward_same = true;
+    for (int T : {1, 3, 8, 13, 64}) {
+        std::vector<float> in = randoms(size_t(T) * WIDTH, 3.0f), gain = randoms(WIDTH, 1.0f), bias = randoms(WIDTH, 1.0f);
+        std::vector<float> out(size_t(T) * WIDTH), mean(T), rstd(T), out_lanes = out, mean_lanes = mean, rstd_lanes = rstd;
+        level_forward(out.data(), mean.data(), rstd.data(), in.data(), gain.data(), bias.data(), T);
+        level_forward_lanes(out_lanes.data(), mean_lanes.data(), rstd_lanes.data(), in.data(), gain.data(), bias.data(),
+                            T);
+        level_same = level_same && same_bits(out.data(), out_lanes.data(), out.size()) &&
+                     same_bits(mean.data(), mean_lanes.data(), T) && same_bits(rstd.data(), rstd_lanes.data(), T);
+        std::vector<float> dout = randoms(size_t(T) * WIDTH, 1.0f), din = randoms(size_t(T) * WIDTH, 1.0f);
+        std::vector<float> dgain = randoms(WIDTH, 1.0f), dbias = randoms(WIDTH, 1.0f);
+        std::vector<float> din_lanes = din, dgain_lanes = dgain, dbias_lanes = dbias;
+        level_backward(din.data(), dgain.data(), dbias.data(), dout.data(), in.data(), mean.data(), rstd.data(),
+                       gain.data(), T);
+        level_backward_lanes(din_lanes.data(), dgain_lanes.data(), dbias_lanes.data(), dout.data(), in.data(),
+                             mean.data(), rstd.data(), gain.data(), T);
+        level_backward_same = level_backward_same && same_bits(din.data(), din_lanes.data(), din.size()) &&
+                              same_bits(dgain.data(), dgain_lanes.data(), WIDTH) &&
+                              same_bits(dbias.data(), dbias_lanes.data(), WIDTH);
+    }
+    check(level_same, "level_forward_lanes gives level_forward's bits");
+    check(level_backward_same, "level_backward_lanes gives level_backward's bits");
     check(attend_backward_same, "attend_backward_lanes gives attend_backward's gradients, bit for bit");
 }
 
