@@ -9,6 +9,9 @@
 // plain is ASCII only, the same on every machine: that form is what goldens check.
 // The SVG pieces (svg_open, svg_text, svg_rect, svg_line, svg_path) are there
 // for other pictures too.
+//
+// [[gnu::cold]] marks what runs once (printing, parsing, options, pictures): the
+// compiler builds it for size rather than speed, and a lesson compiles much faster.
 #pragma once
 
 #include <algorithm>
@@ -44,14 +47,14 @@ struct Heatmap {
 // ---------------------------------------------------------------------------
 // Shared helpers
 
-inline std::string format_number(const char* format, double v) {
+[[gnu::cold]] inline std::string format_number(const char* format, double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, format, v);
     return buf;
 }
 
 // About `target` round tick values (1, 2 or 5 times a power of ten) covering [lo, hi].
-inline std::vector<double> nice_ticks(double lo, double hi, int target = 5) {
+[[gnu::cold]] inline std::vector<double> nice_ticks(double lo, double hi, int target = 5) {
     double span = hi > lo ? hi - lo : 1.0;
     double raw = span / target, magnitude = std::pow(10.0, std::floor(std::log10(raw)));
     double f = raw / magnitude;
@@ -63,7 +66,7 @@ inline std::vector<double> nice_ticks(double lo, double hi, int target = 5) {
 }
 
 // The smallest and largest value, unless given (not NAN).
-inline void value_range(const std::vector<float>& values, float& lo, float& hi, float given_lo = NAN,
+[[gnu::cold]] inline void value_range(const std::vector<float>& values, float& lo, float& hi, float given_lo = NAN,
                         float given_hi = NAN) {
     lo = values.empty() ? 0.0f : values[0], hi = lo;
     for (float v : values) lo = v < lo ? v : lo, hi = v > hi ? v : hi;
@@ -75,7 +78,7 @@ inline void value_range(const std::vector<float>& values, float& lo, float& hi, 
 // Heat colour for t in [0, 1]: blue-white-red when the data has both signs
 // (white at zero), white-to-blue otherwise.
 struct Rgb { int r, g, b; };
-inline Rgb heat_colour(float t, bool diverging) {
+[[gnu::cold]] inline Rgb heat_colour(float t, bool diverging) {
     auto mix = [](Rgb a, Rgb b, float s) {
         return Rgb{int(a.r + (b.r - a.r) * s + 0.5f), int(a.g + (b.g - a.g) * s + 0.5f), int(a.b + (b.b - a.b) * s + 0.5f)};
     };
@@ -84,7 +87,7 @@ inline Rgb heat_colour(float t, bool diverging) {
     return t < 0.5f ? mix(blue, white, t * 2) : mix(white, red, t * 2 - 1);
 }
 // Where v sits on the colour scale: symmetric about 0 for signed data.
-inline float heat_position(float v, float lo, float hi, bool diverging) {
+[[gnu::cold]] inline float heat_position(float v, float lo, float hi, bool diverging) {
     float t = diverging ? 0.5f + 0.5f * v / std::fmax(std::fabs(lo), std::fabs(hi)) : (v - lo) / (hi - lo);
     return std::fmin(1.0f, std::fmax(0.0f, t));
 }
@@ -97,18 +100,18 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
 // ---------------------------------------------------------------------------
 // SVG building blocks
 
-inline std::string svg_escape(const std::string& s) {
+[[gnu::cold]] inline std::string svg_escape(const std::string& s) {
     std::string out;
     for (char c : s) out += c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : std::string(1, c);
     return out;
 }
-inline std::string svg_open(int width, int height) {
+[[gnu::cold]] inline std::string svg_open(int width, int height) {
     return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) + "\" height=\"" +
            std::to_string(height) + "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" "
            "height=\"100%\" fill=\"white\"/>\n";
 }
 // anchor: "start", "middle" or "end"; rotate: degrees about (x, y).
-inline std::string svg_text(double x, double y, const std::string& s, const char* anchor = "middle", int rotate = 0,
+[[gnu::cold]] inline std::string svg_text(double x, double y, const std::string& s, const char* anchor = "middle", int rotate = 0,
                             int size = 12) {
     std::string r = rotate ? " transform=\"rotate(" + std::to_string(rotate) + " " + format_number("%.1f", x) + " " +
                                  format_number("%.1f", y) + ")\""
@@ -116,26 +119,26 @@ inline std::string svg_text(double x, double y, const std::string& s, const char
     return "<text x=\"" + format_number("%.1f", x) + "\" y=\"" + format_number("%.1f", y) + "\" text-anchor=\"" +
            anchor + "\" font-size=\"" + std::to_string(size) + "\"" + r + ">" + svg_escape(s) + "</text>\n";
 }
-inline std::string svg_rect(double x, double y, double w, double h, const std::string& fill) {
+[[gnu::cold]] inline std::string svg_rect(double x, double y, double w, double h, const std::string& fill) {
     return "<rect x=\"" + format_number("%.1f", x) + "\" y=\"" + format_number("%.1f", y) + "\" width=\"" +
            format_number("%.1f", w) + "\" height=\"" + format_number("%.1f", h) + "\" fill=\"" + fill + "\"/>\n";
 }
-inline std::string svg_line(double x1, double y1, double x2, double y2, const std::string& stroke = "black") {
+[[gnu::cold]] inline std::string svg_line(double x1, double y1, double x2, double y2, const std::string& stroke = "black") {
     return "<line x1=\"" + format_number("%.1f", x1) + "\" y1=\"" + format_number("%.1f", y1) + "\" x2=\"" +
            format_number("%.1f", x2) + "\" y2=\"" + format_number("%.1f", y2) + "\" stroke=\"" + stroke + "\"/>\n";
 }
-inline std::string svg_path(const std::string& d, const std::string& stroke, double width = 2) {
+[[gnu::cold]] inline std::string svg_path(const std::string& d, const std::string& stroke, double width = 2) {
     return "<path d=\"" + d + "\" fill=\"none\" stroke=\"" + stroke + "\" stroke-width=\"" +
            format_number("%g", width) + "\"/>\n";
 }
-inline std::string svg_colour(Rgb c) {
+[[gnu::cold]] inline std::string svg_colour(Rgb c) {
     char buf[8];
     std::snprintf(buf, sizeof buf, "#%02x%02x%02x", unsigned(c.r), unsigned(c.g), unsigned(c.b));
     return buf;
 }
 
 // Writes DIR/name whole (write_file_atomic), after checking that DIR is a folder.
-inline void write_svg(const std::string& dir, const std::string& name, const std::string& svg) {
+[[gnu::cold]] inline void write_svg(const std::string& dir, const std::string& name, const std::string& svg) {
     require_folder("--svg", dir);
     write_file_atomic(dir + "/" + name, svg);
 }
@@ -143,7 +146,7 @@ inline void write_svg(const std::string& dir, const std::string& name, const std
 // ---------------------------------------------------------------------------
 // Line charts
 
-inline std::string svg_line_chart(const LineChart& c) {
+[[gnu::cold]] inline std::string svg_line_chart(const LineChart& c) {
     const double W = 680, H = 400, left = 70, right = 160, top = 40, bottom = 55;
     const double pw = W - left - right, ph = H - top - bottom;
     std::vector<float> all;
@@ -175,7 +178,7 @@ inline std::string svg_line_chart(const LineChart& c) {
 }
 
 // A width x height grid of marks, y labels on the left, x labels below, a legend.
-inline std::string text_line_chart(const LineChart& c, bool fancy, int width = 60, int height = 12) {
+[[gnu::cold]] inline std::string text_line_chart(const LineChart& c, bool fancy, int width = 60, int height = 12) {
     std::vector<float> all;
     for (const Series& s : c.series) all.insert(all.end(), s.y.begin(), s.y.end());
     float ylo, yhi, xlo, xhi;
@@ -229,7 +232,7 @@ inline std::string text_line_chart(const LineChart& c, bool fancy, int width = 6
 // ---------------------------------------------------------------------------
 // Heatmaps
 
-inline std::string svg_heatmap(const Heatmap& h, double cell_width = 24, double cell_height = 24) {
+[[gnu::cold]] inline std::string svg_heatmap(const Heatmap& h, double cell_width = 24, double cell_height = 24) {
     const Matrix& A = h.values;
     float lo, hi;
     value_range(A.data, lo, hi, h.lo, h.hi);
@@ -259,7 +262,7 @@ inline std::string svg_heatmap(const Heatmap& h, double cell_width = 24, double 
 }
 
 // Two characters per cell: a shade from the ramp (plain) or a coloured block (fancy).
-inline std::string text_heatmap(const Heatmap& h, bool fancy) {
+[[gnu::cold]] inline std::string text_heatmap(const Heatmap& h, bool fancy) {
     const char* ramp = " .:-=+*#%@";  // 10 levels, lightest to darkest
     const Matrix& A = h.values;
     float lo, hi;
