@@ -218,8 +218,6 @@ const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the lett
     return "<g id=\"" + id + "\"" + (visible ? "" : " display=\"none\"") + ">\n" + inside + "</g>\n";
 }
 
-[[gnu::cold]] inline std::string percent(float w) { return format_number("%.0f%%", 100.0 * w); }
-
 // A darker blue for more weight.
 [[gnu::cold]] inline std::string ink(float w) { return svg_colour(heat_colour(std::fmin(1.0f, 0.3f + 0.7f * w), false)); }
 
@@ -235,7 +233,7 @@ const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the lett
     svg += svg_text(left, 42, "row: the letter reading; column: the letter read; area: the weight", "start", 0, 11);
     for (int t = 0; t < T; t++) {
         const double y = top + t * CELL;
-        svg += svg_text(left - 6, y + CELL - 2, std::to_string(t) + " " + shown(text[t]), "end", 0, 10);
+        svg += svg_text(left - 6, y + CELL - 2, formatted("%d %c", t, shown(text[t])), "end", 0, 10);
         svg += svg_text(left + (t + 0.5) * CELL, top - 4, std::string(1, shown(text[t])), "middle", 0, 10);
         svg += svg_line(left, y + CELL, left + (t + 1) * CELL, y + CELL, "#eeeeee");
         for (int s = 0; s <= t; s++) {
@@ -246,17 +244,15 @@ const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the lett
     svg += svg_line(left, top, left + T * CELL, top + T * CELL, "#bbbbbb");  // the diagonal
     for (int t = 0; t < T; t++) {
         if (!every_row && t != row) continue;
-        std::string reads = svg_path("M" + format_number("%.1f", left) + "," + format_number("%.1f", top + t * CELL) +
-                                         " h" + format_number("%.1f", (t + 1) * CELL) + " v" + format_number("%.1f", CELL) +
-                                         " H" + format_number("%.1f", left) + " Z",
+        std::string reads = svg_path(formatted("M%.1f,%.1f h%.1f v%.1f H%.1f Z", left, top + t * CELL, (t + 1) * CELL, CELL, left),
                                      "#b2182b", 1);  // the row, outlined
         const double x = left + T * CELL - 8;
-        reads += svg_text(x, top + 16, "row " + std::to_string(t) + " " + quoted(text[t]) + " reads:", "end", 0, 12);
+        reads += svg_text(x, top + 16, formatted("row %d '%c' reads:", t, shown(text[t])), "end", 0, 12);
         std::vector<int> top5 = top_reads(tape, b, h, t, 5);
         for (size_t i = 0; i < top5.size(); i++)
             reads += svg_text(x, top + 32 + 15 * i,
-                              quoted(text[top5[i]]) + " at " + std::to_string(top5[i]) + ": " +
-                                  percent(weight(tape, b, h, t, top5[i])),
+                              formatted("'%c' at %d: %.0f%%", shown(text[top5[i]]), top5[i],
+                                        100.0 * weight(tape, b, h, t, top5[i])),
                               "end", 0, 12);
         svg += group("reads" + std::to_string(t), t == row, reads);
     }
@@ -276,19 +272,16 @@ const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the lett
                 if (w < FAINTEST) continue;
                 const double xs = left + (s + 0.5) * CELL;
                 const double rise = std::fmin(lane - 22, 6 + (t - s) * 2.0);
-                std::string d = s == t ? "M" + format_number("%.1f", xt - 3) + "," + format_number("%.1f", base) +
-                                             " a3,5 0 1 1 6,0"
-                                       : "M" + format_number("%.1f", xt) + "," + format_number("%.1f", base) + " Q" +
-                                             format_number("%.1f", (xt + xs) / 2) + "," +
-                                             format_number("%.1f", base - 2 * rise) + " " + format_number("%.1f", xs) +
-                                             "," + format_number("%.1f", base);
+                std::string d = s == t ? formatted("M%.1f,%.1f a3,5 0 1 1 6,0", xt - 3, base)
+                                       : formatted("M%.1f,%.1f Q%.1f,%.1f %.1f,%.1f", xt, base, (xt + xs) / 2,
+                                                   base - 2 * rise, xs, base);
                 out += svg_path(d, ink(w), 0.5 + 3.0 * w);
             }
             out += svg_text(xt, base + 12, std::string(1, shown(text[t])), "middle", 0, 11).insert(6, RED);
             std::string reads;
             for (int s : top_reads(tape, b, h, t, 3))
-                reads += (reads.empty() ? "" : ", ") + quoted(text[s]) + " at " + std::to_string(s) + ": " +
-                         percent(weight(tape, b, h, t, s));
+                reads += formatted("%s'%c' at %d: %.0f%%", reads.empty() ? "" : ", ", shown(text[s]), s,
+                                   100.0 * weight(tape, b, h, t, s));
             out += svg_text(left + tape.T * CELL + 12, base - 4, reads, "start", 0, 11);
         }
     return out;
@@ -358,9 +351,9 @@ demo.addEventListener('keydown', e => {
 [[gnu::cold]] inline std::string html_page(const std::string& title, const std::string& intro, const std::string& svg, char axis,
                              double first, int count, int shown_first) {
     return html_document(title, intro,
-                         "<div id=\"demo\" tabindex=\"0\" data-axis=\"" + std::string(1, axis) + "\" data-first=\"" +
-                             format_number("%g", first) + "\" data-cell=\"" + format_number("%g", CELL) +
-                             "\" data-count=\"" + std::to_string(count) + "\" data-shown=\"" +
-                             std::to_string(shown_first) + "\">\n" + svg + "</div>\n",
+                         formatted("<div id=\"demo\" tabindex=\"0\" data-axis=\"%c\" data-first=\"%g\" data-cell=\"%g\" "
+                                   "data-count=\"%d\" data-shown=\"%d\">\n",
+                                   axis, first, CELL, count, shown_first) +
+                             svg + "</div>\n",
                          PAGE_SCRIPT);
 }

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -51,6 +52,20 @@ struct Heatmap {
     char buf[64];
     std::snprintf(buf, sizeof buf, format, v);
     return buf;
+}
+
+// Like printf, into a string: one call where a chain of + and to_string would
+// cost the compiler a lot more code.
+[[gnu::cold, gnu::format(printf, 1, 2)]] inline std::string formatted(const char* format, ...) {
+    std::va_list args, again;
+    va_start(args, format);
+    va_copy(again, args);
+    const int length = std::vsnprintf(nullptr, 0, format, args);
+    va_end(args);
+    std::string text(length > 0 ? size_t(length) : 0, '\0');
+    std::vsnprintf(&text[0], text.size() + 1, format, again);
+    va_end(again);
+    return text;
 }
 
 // About `target` round tick values (1, 2 or 5 times a power of ten) covering [lo, hi].
@@ -105,35 +120,35 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
 
 [[gnu::cold]] inline std::string svg_escape(const std::string& s) {
     std::string out;
-    for (char c : s) out += c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : std::string(1, c);
+    for (char c : s) {
+        if (c == '&') out += "&amp;";
+        else if (c == '<') out += "&lt;";
+        else if (c == '>') out += "&gt;";
+        else out += c;
+    }
     return out;
 }
 [[gnu::cold]] inline std::string svg_open(int width, int height) {
-    return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) + "\" height=\"" +
-           std::to_string(height) + "\" viewBox=\"0 0 " + std::to_string(width) + " " + std::to_string(height) +
-           "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" "
-           "height=\"100%\" fill=\"white\"/>\n";
+    return formatted("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+                     "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" "
+                     "fill=\"white\"/>\n",
+                     width, height, width, height);
 }
 // anchor: "start", "middle" or "end"; rotate: degrees about (x, y).
 [[gnu::cold]] inline std::string svg_text(double x, double y, const std::string& s, const char* anchor = "middle", int rotate = 0,
                             int size = 12) {
-    std::string r = rotate ? " transform=\"rotate(" + std::to_string(rotate) + " " + format_number("%.1f", x) + " " +
-                                 format_number("%.1f", y) + ")\""
-                           : "";
-    return "<text x=\"" + format_number("%.1f", x) + "\" y=\"" + format_number("%.1f", y) + "\" text-anchor=\"" +
-           anchor + "\" font-size=\"" + std::to_string(size) + "\"" + r + ">" + svg_escape(s) + "</text>\n";
+    std::string r = rotate ? formatted(" transform=\"rotate(%d %.1f %.1f)\"", rotate, x, y) : "";
+    return formatted("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\"%s>", x, y, anchor, size, r.c_str()) +
+           svg_escape(s) + "</text>\n";
 }
 [[gnu::cold]] inline std::string svg_rect(double x, double y, double w, double h, const std::string& fill) {
-    return "<rect x=\"" + format_number("%.1f", x) + "\" y=\"" + format_number("%.1f", y) + "\" width=\"" +
-           format_number("%.1f", w) + "\" height=\"" + format_number("%.1f", h) + "\" fill=\"" + fill + "\"/>\n";
+    return formatted("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", x, y, w, h, fill.c_str());
 }
 [[gnu::cold]] inline std::string svg_line(double x1, double y1, double x2, double y2, const std::string& stroke = "black") {
-    return "<line x1=\"" + format_number("%.1f", x1) + "\" y1=\"" + format_number("%.1f", y1) + "\" x2=\"" +
-           format_number("%.1f", x2) + "\" y2=\"" + format_number("%.1f", y2) + "\" stroke=\"" + stroke + "\"/>\n";
+    return formatted("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x1, y1, x2, y2, stroke.c_str());
 }
 [[gnu::cold]] inline std::string svg_path(const std::string& d, const std::string& stroke, double width = 2) {
-    return "<path d=\"" + d + "\" fill=\"none\" stroke=\"" + stroke + "\" stroke-width=\"" +
-           format_number("%g", width) + "\"/>\n";
+    return formatted("<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%g\"/>\n", d.c_str(), stroke.c_str(), width);
 }
 [[gnu::cold]] inline std::string svg_colour(Rgb c) {
     char buf[8];
@@ -172,7 +187,7 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
     for (size_t s = 0; s < c.series.size(); s++) {
         std::string d;
         for (size_t i = 0; i < c.x.size() && i < c.series[s].y.size(); i++)
-            d += (i ? " L" : "M") + format_number("%.1f", px(c.x[i])) + "," + format_number("%.1f", py(c.series[s].y[i]));
+            d += formatted("%s%.1f,%.1f", i ? " L" : "M", px(c.x[i]), py(c.series[s].y[i]));
         const std::string colour = c.series[s].colour.empty() ? SERIES_COLOURS[s % 6] : c.series[s].colour;
         double ly = top + 10 + 20 * s;
         svg += svg_path(d, colour) + svg_line(left + pw + 15, ly, left + pw + 40, ly, colour);
@@ -208,27 +223,26 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
     std::string out = "  " + c.title + "\n";
     for (int r = 0; r < height; r++) {
         std::string label = r == 0 ? hi_label : r == height - 1 ? lo_label : "";
-        out += "  " + std::string(pad - label.size(), ' ') + label + (fancy ? " \u2502" : " |");
+        out += formatted("  %*s%s", int(pad), label.c_str(), fancy ? " \u2502" : " |");
         for (int col = 0; col < width; col++) {
             int s = grid[r][col];
             if (s < 0) out += ' ';
             else if (s == OVERLAP) out += fancy ? "\u2726" : "#";
-            else if (fancy) out += "\x1b[" + std::to_string(ANSI_COLOURS[s % 6]) + "m" + FANCY_MARKS[s % 6] + "\x1b[0m";
+            else if (fancy) out += formatted("\x1b[%dm%s\x1b[0m", ANSI_COLOURS[s % 6], FANCY_MARKS[s % 6]);
             else out += PLAIN_MARKS[s % 6];
         }
         while (out.back() == ' ') out.pop_back();  // no trailing spaces
         out += "\n";
     }
-    out += "  " + std::string(pad + 1, ' ') + (fancy ? "\u2514" : "+");
+    out += formatted("  %*s%s", int(pad + 1), "", fancy ? "\u2514" : "+");
     for (int col = 0; col < width; col++) out += fancy ? "\u2500" : "-";
     std::string xl = format_number("%g", xlo), xh = format_number("%g", xhi);
-    out += "\n  " + std::string(pad + 2, ' ') + xl + std::string(std::max(1, width - int(xl.size() + xh.size())), ' ') +
-           xh + "  " + c.x_label + "\n  " + std::string(pad + 2, ' ');
+    out += formatted("\n  %*s%s%*s%s  %s\n  %*s", int(pad + 2), "", xl.c_str(),
+                     std::max(1, width - int(xl.size() + xh.size())), "", xh.c_str(), c.x_label.c_str(), int(pad + 2), "");
     for (size_t s = 0; s < c.series.size(); s++)
-        out += std::string(s ? "   " : "") +
-               (fancy ? "\x1b[" + std::to_string(ANSI_COLOURS[s % 6]) + "m" + FANCY_MARKS[s % 6] + "\x1b[0m"
-                      : std::string(1, PLAIN_MARKS[s % 6])) +
-               " " + c.series[s].name;
+        out += fancy ? formatted("%s\x1b[%dm%s\x1b[0m %s", s ? "   " : "", ANSI_COLOURS[s % 6], FANCY_MARKS[s % 6],
+                                 c.series[s].name.c_str())
+                     : formatted("%s%c %s", s ? "   " : "", PLAIN_MARKS[s % 6], c.series[s].name.c_str());
     if (overlap) out += fancy ? "   \u2726 overlap" : "   # overlap";
     return out + "\n";
 }
@@ -277,11 +291,11 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
     std::string out = "  " + h.title + "\n";
     for (int i = 0; i < A.rows; i++) {
         std::string label = i < int(h.row_labels.size()) ? h.row_labels[i] : "";
-        out += "  " + std::string(pad - label.size(), ' ') + label + " |";
+        out += formatted("  %*s |", int(pad), label.c_str());
         for (int j = 0; j < A.cols; j++) {
             if (fancy) {
                 Rgb c = heat_colour(heat_position(A(i, j), lo, hi, diverging), diverging);
-                out += "\x1b[48;2;" + std::to_string(c.r) + ";" + std::to_string(c.g) + ";" + std::to_string(c.b) + "m  \x1b[0m";
+                out += formatted("\x1b[48;2;%d;%d;%dm  \x1b[0m", c.r, c.g, c.b);
             } else {
                 float t = std::fmin(1.0f, std::fmax(0.0f, (A(i, j) - lo) / (hi - lo)));
                 int level = int(std::fmin(9.0f, std::floor(t * 10.0f)));
@@ -301,8 +315,8 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
     }
     while (!labels.empty() && labels.back() == ' ') labels.pop_back();
     if (!labels.empty()) out += labels + "\n";
-    out += "  " + std::string(pad + 2, ' ') + "scale: " + format_number("%.3g", lo) +
-           (fancy ? " (blue) to " : " ' ' (lightest) to '@' (darkest) ") + format_number("%.3g", hi) +
-           (fancy ? (diverging ? " (red), white at 0" : "") : "") + "\n";
+    out += formatted("  %*sscale: %.3g%s%.3g%s\n", int(pad + 2), "", lo,
+                     fancy ? " (blue) to " : " ' ' (lightest) to '@' (darkest) ", hi,
+                     fancy && diverging ? " (red), white at 0" : "");
     return out;
 }
