@@ -10,6 +10,10 @@ SAN      ?=
 CXXFLAGS  = -std=c++17 $(OPT) $(SAN) -Wall -Wextra -Wpedantic -Werror -ffp-contract=off -Icommon
 LDLIBS    = -pthread
 BUILD    ?= build
+# One compile per core at once, unless the command line says -j.
+ifeq ($(filter -j% j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2> /dev/null || sysctl -n hw.ncpu 2> /dev/null || echo 2)
+endif
 
 SOURCES  := $(sort $(wildcard chapter*/*.cpp chapter*/*/*.cpp))
 PROGRAMS := $(patsubst %.cpp,$(BUILD)/%,$(SOURCES))
@@ -17,7 +21,7 @@ TESTSRC  := $(sort $(wildcard tests/*.cpp))
 TESTBINS := $(patsubst %.cpp,$(BUILD)/%,$(TESTSRC))
 HEADERS  := $(wildcard common/*.hpp chapter*/*.hpp chapter*/*/*.hpp tests/*.hpp)
 
-.PHONY: all run test golden sanitize matrix bench fuzz data train-tiny seed-study clean help check-exercise
+.PHONY: all run test golden sanitize matrix bench compile-times fuzz data train-tiny seed-study clean help check-exercise
 .DEFAULT_GOAL := all
 
 # tiny_train's fast build: the same source with AVX2 (eight floats per
@@ -68,6 +72,11 @@ matrix:
 bench: all
 	@bash tests/bench.sh $(BUILD)
 
+# CPU seconds to compile each program alone (a lesson should take at most 2 s): REPEAT=3 for the best of 3.
+REPEAT ?= 1
+compile-times:
+	@CXX="$(CXX)" OPT="$(OPT)" bash tests/compile_times.sh $(REPEAT)
+
 # libFuzzer on the file loaders, FUZZ_SECONDS each (needs clang++); outside make test.
 FUZZ_SECONDS ?= 60
 fuzz:
@@ -105,6 +114,7 @@ help:
 	@echo "make sanitize   the tests again under AddressSanitizer + UndefinedBehaviorSanitizer"
 	@echo "make matrix     the tests with g++ and clang++, each at -O0 and -O2"
 	@echo "make bench      time the programs that train"
+	@echo "make compile-times  CPU seconds to compile each program alone, REPEAT=3 for the best of 3"
 	@echo "make check-exercise EX=3 SRC=student.cpp   grade a chapter 20 exercise"
 	@echo "make fuzz       libFuzzer on the file loaders, FUZZ_SECONDS=60 each"
 	@echo "make data       download tiny Shakespeare into data/ (for training only)"

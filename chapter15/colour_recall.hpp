@@ -7,6 +7,9 @@
 // The book trains with PyTorch autograd; here each forward step has its
 // backward step beside it, and tests/colour_recall_grad_test.cpp checks
 // every one against finite differences.
+//
+// [[gnu::cold]] marks what runs once (printing, parsing, options, pictures): the
+// compiler builds it for size rather than speed, and a lesson compiles much faster.
 #pragma once
 
 #include <cmath>
@@ -27,7 +30,7 @@ constexpr int D_V = 8;         // value components
 constexpr int COLOUR_POS = 4;  // the stated colour is at position 5 (index 4) in every text
 
 // The words and punctuation of the lab texts: 17 tokens. "The" and "the" differ.
-inline const std::vector<std::string>& vocabulary() {
+[[gnu::cold]] inline const std::vector<std::string>& vocabulary() {
     static const std::vector<std::string> words = {"The", "team", "colour", "is", "red", "blue",
                                                    "black", ".", "game", "starting", "players", "are",
                                                    "on", "court", "So", "the", "wear"};
@@ -37,7 +40,7 @@ constexpr int VOCAB = 17;
 const char* const COLOURS[3] = {"red", "blue", "black"};
 
 // Token ids for a text written with spaces between tokens ("red ." not "red.").
-inline std::vector<int> tokenize(const std::string& text, const std::vector<std::string>& words = vocabulary()) {
+[[gnu::cold]] inline std::vector<int> tokenize(const std::string& text, const std::vector<std::string>& words = vocabulary()) {
     std::vector<int> ids;
     size_t start = 0;
     while (start < text.size()) {
@@ -54,7 +57,7 @@ inline std::vector<int> tokenize(const std::string& text, const std::vector<std:
     return ids;
 }
 
-inline int token_id(const std::string& word) { return tokenize(word)[0]; }
+[[gnu::cold]] inline int token_id(const std::string& word) { return tokenize(word)[0]; }
 
 struct Example {
     std::string text;         // the prefix, tokens separated by spaces
@@ -65,7 +68,7 @@ struct Example {
 const char* const GAME = "The game is starting . ";
 const char* const PLAYERS = "The players are on court . ";
 
-inline Example colour_prefix(int colour, bool game, bool players) {
+[[gnu::cold]] inline Example colour_prefix(int colour, bool game, bool players) {
     std::string text = std::string("The team colour is ") + COLOURS[colour] + " . ";
     if (game) text += GAME;
     if (players) text += PLAYERS;
@@ -76,7 +79,7 @@ inline Example colour_prefix(int colour, bool game, bool players) {
 // Nine training prefixes: each colour with nothing, the game sentence or the
 // players sentence inserted, so wear is at position 10, 15 or 16.
 // The first is the book's "The team colour is red . So the players wear".
-inline std::vector<Example> training_examples() {
+[[gnu::cold]] inline std::vector<Example> training_examples() {
     std::vector<Example> examples;
     for (int colour = 0; colour < 3; colour++) {
         examples.push_back(colour_prefix(colour, false, false));
@@ -87,7 +90,7 @@ inline std::vector<Example> training_examples() {
 }
 
 // Three validation prefixes with both sentences inserted: wear at position 21.
-inline std::vector<Example> validation_examples() {
+[[gnu::cold]] inline std::vector<Example> validation_examples() {
     std::vector<Example> examples;
     for (int colour = 0; colour < 3; colour++) examples.push_back(colour_prefix(colour, true, true));
     return examples;
@@ -393,7 +396,7 @@ inline Params trained_model(uint64_t seed = DEFAULT_SEED, float lr = 0.03f, int 
 // BLOCK_NAMES, a header line "name rows cols", then its rows, one line each,
 // numbers with 9 significant digits (enough to give back the same float).
 
-inline std::string format_params(const Params& p) {
+[[gnu::cold]] inline std::string format_params(const Params& p) {
     std::string text;
     char number[32];
     std::vector<const Matrix*> blocks = p.blocks();
@@ -412,7 +415,7 @@ inline std::string format_params(const Params& p) {
 }
 
 // Splits a line at spaces and tabs.
-inline std::vector<std::string> split_words(const std::string& line) {
+[[gnu::cold]] inline std::vector<std::string> split_words(const std::string& line) {
     std::vector<std::string> words;
     std::string word;
     for (char ch : line + " ") {
@@ -427,7 +430,7 @@ inline std::vector<std::string> split_words(const std::string& line) {
 }
 
 // Reads what format_params wrote; any other text ends the program with one line naming the problem.
-inline Params parse_params(const std::string& text, const std::string& path) {
+[[gnu::cold]] inline Params parse_params(const std::string& text, const std::string& path) {
     std::vector<std::string> lines;
     size_t start = 0;
     while (start < text.size()) {
@@ -472,5 +475,5 @@ inline Params parse_params(const std::string& text, const std::string& path) {
     return p;
 }
 
-inline Params load_params(const std::string& path) { return parse_params(read_file(path), path); }
-inline void save_params(const std::string& path, const Params& p) { write_file_atomic(path, format_params(p)); }
+[[gnu::cold]] inline Params load_params(const std::string& path) { return parse_params(read_file(path), path); }
+[[gnu::cold]] inline void save_params(const std::string& path, const Params& p) { write_file_atomic(path, format_params(p)); }

@@ -22,6 +22,9 @@
 // tape); then the checkpoint. T is the number of letters in the sequence.
 // All arithmetic is float, in loops of fixed order, so results are the same
 // with every compiler and at every optimisation level.
+//
+// [[gnu::cold]] marks what runs once (printing, parsing, options, pictures): the
+// compiler builds it for size rather than speed, and a lesson compiles much faster.
 #pragma once
 
 #include <algorithm>
@@ -801,7 +804,7 @@ inline void backward(const TinyModel& model, const Tape& tape, const int* ids, c
 // Vocabulary
 
 // The characters of text as ids; a character the model does not know ends the program.
-inline std::vector<int> encode(const TinyModel& model, const std::string& text) {
+[[gnu::cold]] inline std::vector<int> encode(const TinyModel& model, const std::string& text) {
     std::vector<int> ids;
     for (size_t i = 0; i < text.size(); i++) {
         size_t id = model.vocabulary.find(text[i]);
@@ -820,7 +823,7 @@ inline std::vector<int> encode(const TinyModel& model, const std::string& text) 
     return ids;
 }
 
-inline std::string decode(const TinyModel& model, const std::vector<int>& ids) {
+[[gnu::cold]] inline std::string decode(const TinyModel& model, const std::vector<int>& ids) {
     std::string text;
     for (int id : ids) text += model.vocabulary[id];
     return text;
@@ -844,7 +847,7 @@ inline uint32_t get_u32(const std::string& bytes, size_t at) {
     return v;
 }
 
-inline std::string model_bytes(const TinyModel& model) {
+[[gnu::cold]] inline std::string model_bytes(const TinyModel& model) {
     std::string bytes = "TINY";
     for (uint32_t v : {CHECKPOINT_VERSION, uint32_t(model.V), uint32_t(WIDTH), uint32_t(SEATS), uint32_t(BLOCKS),
                        uint32_t(HEADS), uint32_t(HIDDEN)})
@@ -860,7 +863,7 @@ inline std::string model_bytes(const TinyModel& model) {
 
 // Reads a checkpoint held in bytes into model. Returns "" when it is good,
 // otherwise what is wrong with it, as words to follow the file's name.
-inline std::string parse_model(const std::string& bytes, TinyModel& model) {
+[[gnu::cold]] inline std::string parse_model(const std::string& bytes, TinyModel& model) {
     if (bytes.size() < 4 || bytes.compare(0, 4, "TINY") != 0)
         return "is not a tiny model checkpoint (it does not start with the 4 bytes TINY)";
     if (bytes.size() < CHECKPOINT_HEADER)
@@ -902,11 +905,11 @@ inline std::string parse_model(const std::string& bytes, TinyModel& model) {
     return "";
 }
 
-inline TinyModel load_model(const std::string& path) {
+[[gnu::cold]] inline TinyModel load_model(const std::string& path) {
     TinyModel model;
     std::string problem = parse_model(read_file(path), model);
     if (!problem.empty()) fail("'" + path + "' " + problem);
     return model;
 }
 
-inline void save_model(const std::string& path, const TinyModel& model) { write_file_atomic(path, model_bytes(model)); }
+[[gnu::cold]] inline void save_model(const std::string& path, const TinyModel& model) { write_file_atomic(path, model_bytes(model)); }

@@ -5,6 +5,9 @@
 // Blocks and heads are counted from 1, as the chapter names them ("the second
 // head of the first block"); letters are counted from 0, as the chapter's code
 // counts t and s, and as the seats of the position table are numbered.
+//
+// [[gnu::cold]] marks what runs once (printing, parsing, options, pictures): the
+// compiler builds it for size rather than speed, and a lesson compiles much faster.
 #pragma once
 
 #include <algorithm>
@@ -29,7 +32,7 @@ const char* const MODEL_FILE = "chapter_tiny/shakespeare.tiny";
 struct PictureFiles {
     std::string svg, html;
 };
-inline PictureFiles picture_options(Options& options) {
+[[gnu::cold]] inline PictureFiles picture_options(Options& options) {
     PictureFiles files{options.text("svg", ""), options.text("html", "")};
     if (options.given("svg")) require_folder_of("--svg", files.svg);
     if (options.given("html")) require_folder_of("--html", files.html);
@@ -37,7 +40,7 @@ inline PictureFiles picture_options(Options& options) {
 }
 
 // A letter option (--row, --at) once the text's length T is known: 0..T-1, the last if not given.
-inline int letter_option(const char* option, bool given, long value, int T) {
+[[gnu::cold]] inline int letter_option(const char* option, bool given, long value, int T) {
     if (!given) return T - 1;
     if (value >= T)
         fail(std::string("--") + option + " must be from 0 to " + std::to_string(T - 1) + " (the text has " +
@@ -46,7 +49,7 @@ inline int letter_option(const char* option, bool given, long value, int T) {
 }
 
 // 1 <= n <= SEATS letters, each in the model's vocabulary (encode names any that is not).
-inline std::vector<int> letters_of(const TinyModel& model, const std::string& text) {
+[[gnu::cold]] inline std::vector<int> letters_of(const TinyModel& model, const std::string& text) {
     if (text.empty()) fail("--text is empty; give a sentence of 1 to " + std::to_string(SEATS) + " characters");
     if (text.size() > size_t(SEATS))
         fail("--text has " + std::to_string(text.size()) + " characters, more than the model's " +
@@ -78,15 +81,15 @@ inline void write_pictures(const PictureFiles& files, Svg svg, Page page) {
 // A letter as the pictures and tables show it: a space as '_', so it can be seen.
 inline char shown(char c) { return c == ' ' ? '_' : c; }
 
-inline std::string quoted(char c) { return std::string("'") + shown(c) + "'"; }
+[[gnu::cold]] inline std::string quoted(char c) { return std::string("'") + shown(c) + "'"; }
 
 // "block 1 head 2" (b and h counted from 0 inside the programs).
-inline std::string head_name(int b, int h) {
+[[gnu::cold]] inline std::string head_name(int b, int h) {
     return "block " + std::to_string(b + 1) + " head " + std::to_string(h + 1);
 }
 
 // "the second head of the first block", as the chapter says it.
-inline std::string head_in_words(int b, int h) {
+[[gnu::cold]] inline std::string head_in_words(int b, int h) {
     const char* const ordinal[] = {"first", "second", "third", "fourth"};
     return std::string("the ") + ordinal[h] + " head of the " + ordinal[b] + " block";
 }
@@ -126,7 +129,7 @@ inline std::vector<int> top_reads(const Tape& tape, int b, int h, int t, int cou
 }
 
 // A mark for a weight in the terminal: bigger for more, as the chapter's squares are.
-inline std::string mark(float w, bool fancy) {
+[[gnu::cold]] inline std::string mark(float w, bool fancy) {
     const float upper[] = {0.05f, 0.10f, 0.20f, 0.30f, 0.40f, 0.50f, 0.70f};
     const char* plain = ".:-=+*#@";
     const char* const block[] = {"\u00b7", "\u00b7", "\u2591", "\u2591", "\u2592", "\u2592", "\u2593", "\u2588"};
@@ -211,19 +214,17 @@ constexpr double ARCS_LEFT = 110, ARCS_TOP = 50, LANE = 62;  // room for the hea
 
 const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the letter doing the reading
 
-inline std::string group(const std::string& id, bool visible, const std::string& inside) {
+[[gnu::cold]] inline std::string group(const std::string& id, bool visible, const std::string& inside) {
     return "<g id=\"" + id + "\"" + (visible ? "" : " display=\"none\"") + ">\n" + inside + "</g>\n";
 }
 
-inline std::string percent(float w) { return format_number("%.0f%%", 100.0 * w); }
-
 // A darker blue for more weight.
-inline std::string ink(float w) { return svg_colour(heat_colour(std::fmin(1.0f, 0.3f + 0.7f * w), false)); }
+[[gnu::cold]] inline std::string ink(float w) { return svg_colour(heat_colour(std::fmin(1.0f, 0.3f + 0.7f * w), false)); }
 
 // The triangle of one head: row t, column s, a square whose area is the weight.
 // In the empty corner above the diagonal, what one row reads. With every_row
 // (the page), each row's read-out is there, and only `row`'s is shown.
-inline std::string triangle_svg(const Tape& tape, const std::string& text, int b, int h, int row, bool every_row) {
+[[gnu::cold]] inline std::string triangle_svg(const Tape& tape, const std::string& text, int b, int h, int row, bool every_row) {
     const int T = tape.T;
     const double left = TRIANGLE_LEFT, top = TRIANGLE_TOP;
     const double W = left + T * CELL + 20, H = top + T * CELL + 20;
@@ -232,7 +233,7 @@ inline std::string triangle_svg(const Tape& tape, const std::string& text, int b
     svg += svg_text(left, 42, "row: the letter reading; column: the letter read; area: the weight", "start", 0, 11);
     for (int t = 0; t < T; t++) {
         const double y = top + t * CELL;
-        svg += svg_text(left - 6, y + CELL - 2, std::to_string(t) + " " + shown(text[t]), "end", 0, 10);
+        svg += svg_text(left - 6, y + CELL - 2, formatted("%d %c", t, shown(text[t])), "end", 0, 10);
         svg += svg_text(left + (t + 0.5) * CELL, top - 4, std::string(1, shown(text[t])), "middle", 0, 10);
         svg += svg_line(left, y + CELL, left + (t + 1) * CELL, y + CELL, "#eeeeee");
         for (int s = 0; s <= t; s++) {
@@ -243,17 +244,15 @@ inline std::string triangle_svg(const Tape& tape, const std::string& text, int b
     svg += svg_line(left, top, left + T * CELL, top + T * CELL, "#bbbbbb");  // the diagonal
     for (int t = 0; t < T; t++) {
         if (!every_row && t != row) continue;
-        std::string reads = svg_path("M" + format_number("%.1f", left) + "," + format_number("%.1f", top + t * CELL) +
-                                         " h" + format_number("%.1f", (t + 1) * CELL) + " v" + format_number("%.1f", CELL) +
-                                         " H" + format_number("%.1f", left) + " Z",
+        std::string reads = svg_path(formatted("M%.1f,%.1f h%.1f v%.1f H%.1f Z", left, top + t * CELL, (t + 1) * CELL, CELL, left),
                                      "#b2182b", 1);  // the row, outlined
         const double x = left + T * CELL - 8;
-        reads += svg_text(x, top + 16, "row " + std::to_string(t) + " " + quoted(text[t]) + " reads:", "end", 0, 12);
+        reads += svg_text(x, top + 16, formatted("row %d '%c' reads:", t, shown(text[t])), "end", 0, 12);
         std::vector<int> top5 = top_reads(tape, b, h, t, 5);
         for (size_t i = 0; i < top5.size(); i++)
             reads += svg_text(x, top + 32 + 15 * i,
-                              quoted(text[top5[i]]) + " at " + std::to_string(top5[i]) + ": " +
-                                  percent(weight(tape, b, h, t, top5[i])),
+                              formatted("'%c' at %d: %.0f%%", shown(text[top5[i]]), top5[i],
+                                        100.0 * weight(tape, b, h, t, top5[i])),
                               "end", 0, 12);
         svg += group("reads" + std::to_string(t), t == row, reads);
     }
@@ -262,7 +261,7 @@ inline std::string triangle_svg(const Tape& tape, const std::string& text, int b
 
 // The arcs: one lane per head, the sentence along each; from letter t an arc
 // back to each letter it reads, darker and wider for more weight.
-inline std::string arcs_for(const Tape& tape, const std::string& text, int t, double left, double top, double lane) {
+[[gnu::cold]] inline std::string arcs_for(const Tape& tape, const std::string& text, int t, double left, double top, double lane) {
     std::string out;
     for (int b = 0; b < BLOCKS; b++)
         for (int h = 0; h < HEADS; h++) {
@@ -273,19 +272,16 @@ inline std::string arcs_for(const Tape& tape, const std::string& text, int t, do
                 if (w < FAINTEST) continue;
                 const double xs = left + (s + 0.5) * CELL;
                 const double rise = std::fmin(lane - 22, 6 + (t - s) * 2.0);
-                std::string d = s == t ? "M" + format_number("%.1f", xt - 3) + "," + format_number("%.1f", base) +
-                                             " a3,5 0 1 1 6,0"
-                                       : "M" + format_number("%.1f", xt) + "," + format_number("%.1f", base) + " Q" +
-                                             format_number("%.1f", (xt + xs) / 2) + "," +
-                                             format_number("%.1f", base - 2 * rise) + " " + format_number("%.1f", xs) +
-                                             "," + format_number("%.1f", base);
+                std::string d = s == t ? formatted("M%.1f,%.1f a3,5 0 1 1 6,0", xt - 3, base)
+                                       : formatted("M%.1f,%.1f Q%.1f,%.1f %.1f,%.1f", xt, base, (xt + xs) / 2,
+                                                   base - 2 * rise, xs, base);
                 out += svg_path(d, ink(w), 0.5 + 3.0 * w);
             }
             out += svg_text(xt, base + 12, std::string(1, shown(text[t])), "middle", 0, 11).insert(6, RED);
             std::string reads;
             for (int s : top_reads(tape, b, h, t, 3))
-                reads += (reads.empty() ? "" : ", ") + quoted(text[s]) + " at " + std::to_string(s) + ": " +
-                         percent(weight(tape, b, h, t, s));
+                reads += formatted("%s'%c' at %d: %.0f%%", reads.empty() ? "" : ", ", shown(text[s]), s,
+                                   100.0 * weight(tape, b, h, t, s));
             out += svg_text(left + tape.T * CELL + 12, base - 4, reads, "start", 0, 11);
         }
     return out;
@@ -293,7 +289,7 @@ inline std::string arcs_for(const Tape& tape, const std::string& text, int t, do
 
 // Every head's arcs from letter `at`; with every_letter (the page), each letter's
 // arcs are there, and only `at`'s are shown.
-inline std::string arcs_svg(const Tape& tape, const std::string& text, int at, bool every_letter) {
+[[gnu::cold]] inline std::string arcs_svg(const Tape& tape, const std::string& text, int at, bool every_letter) {
     const double left = ARCS_LEFT, top = ARCS_TOP, lane = LANE;
     const double W = left + tape.T * CELL + 270, H = top + BLOCKS * HEADS * lane + 10;
     std::string svg = svg_open(int(W), int(H));
@@ -343,7 +339,7 @@ demo.addEventListener('keydown', e => {
 )";
 
 // One page: a title, a paragraph, the body (a picture), and its script.
-inline std::string html_document(const std::string& title, const std::string& intro, const std::string& body,
+[[gnu::cold]] inline std::string html_document(const std::string& title, const std::string& intro, const std::string& body,
                                  const std::string& script) {
     return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + svg_escape(title) +
            "</title>\n<style>body { font-family: sans-serif; margin: 2em; } #demo:focus { outline: 2px solid "
@@ -352,12 +348,12 @@ inline std::string html_document(const std::string& title, const std::string& in
 }
 
 // axis 'y': the items are rows, `first` pixels from the top; 'x': letters, from the left.
-inline std::string html_page(const std::string& title, const std::string& intro, const std::string& svg, char axis,
+[[gnu::cold]] inline std::string html_page(const std::string& title, const std::string& intro, const std::string& svg, char axis,
                              double first, int count, int shown_first) {
     return html_document(title, intro,
-                         "<div id=\"demo\" tabindex=\"0\" data-axis=\"" + std::string(1, axis) + "\" data-first=\"" +
-                             format_number("%g", first) + "\" data-cell=\"" + format_number("%g", CELL) +
-                             "\" data-count=\"" + std::to_string(count) + "\" data-shown=\"" +
-                             std::to_string(shown_first) + "\">\n" + svg + "</div>\n",
+                         formatted("<div id=\"demo\" tabindex=\"0\" data-axis=\"%c\" data-first=\"%g\" data-cell=\"%g\" "
+                                   "data-count=\"%d\" data-shown=\"%d\">\n",
+                                   axis, first, CELL, count, shown_first) +
+                             svg + "</div>\n",
                          PAGE_SCRIPT);
 }

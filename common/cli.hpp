@@ -2,6 +2,9 @@
 //
 // Bad input ends the program with one line on stderr that names the problem,
 // and exit status 2. Files are written whole or not at all.
+//
+// [[gnu::cold]] marks what runs once (printing, parsing, options, pictures): the
+// compiler builds it for size rather than speed, and a lesson compiles much faster.
 #pragma once
 
 #include <cerrno>
@@ -36,7 +39,7 @@ struct Failure : std::runtime_error {
 
 // Text from a file, fit to quote in a one-line error: at most `most` bytes,
 // anything unprintable (a newline, an escape, a binary byte) shown as \xNN.
-inline std::string shown(const std::string& text, size_t most = 40) {
+[[gnu::cold]] inline std::string shown(const std::string& text, size_t most = 40) {
     std::string out;
     for (size_t i = 0; i < text.size() && i < most; i++) {
         unsigned char c = static_cast<unsigned char>(text[i]);
@@ -59,7 +62,7 @@ inline bool fancy_output() {
 // then call done(), which rejects anything left over.
 class Options {
   public:
-    Options(int argc, char** argv, const char* usage) {
+    [[gnu::cold]] Options(int argc, char** argv, const char* usage) {
         std::string path = argv[0];
         program_name() = path.substr(path.find_last_of('/') + 1);
         for (int i = 1; i < argc; i++) args_.push_back(argv[i]);
@@ -70,7 +73,7 @@ class Options {
         }
     }
 
-    bool flag(const char* name, const char* spelled = nullptr) {
+    [[gnu::cold]] bool flag(const char* name, const char* spelled = nullptr) {
         std::string want = spelled ? spelled : std::string("--") + name;
         for (size_t i = 0; i < args_.size(); i++)
             if (args_[i] == want) {
@@ -80,14 +83,14 @@ class Options {
         return false;
     }
 
-    bool given(const char* name) {
+    [[gnu::cold]] bool given(const char* name) {
         std::string dashed = std::string("--") + name;
         for (const std::string& a : args_)
             if (a == dashed || a.rfind(dashed + "=", 0) == 0) return true;
         return false;
     }
 
-    std::string text(const char* name, const std::string& fallback) {
+    [[gnu::cold]] std::string text(const char* name, const std::string& fallback) {
         std::string dashed = std::string("--") + name;
         for (size_t i = 0; i < args_.size(); i++) {
             if (args_[i].rfind(dashed + "=", 0) == 0) {
@@ -103,7 +106,7 @@ class Options {
         return fallback;
     }
 
-    long integer(const char* name, long fallback, long lowest, long highest) {
+    [[gnu::cold]] long integer(const char* name, long fallback, long lowest, long highest) {
         std::string s = text(name, "");
         if (s.empty() && !given(name)) return fallback;
         char* end = nullptr;
@@ -117,7 +120,7 @@ class Options {
         return v;
     }
 
-    double number(const char* name, double fallback, double lowest, double highest) {
+    [[gnu::cold]] double number(const char* name, double fallback, double lowest, double highest) {
         std::string s = text(name, "");
         if (s.empty() && !given(name)) return fallback;
         char* end = nullptr;
@@ -131,25 +134,25 @@ class Options {
     }
 
     // Anything not asked for is an unknown option (or a stray word).
-    void done() {
+    [[gnu::cold]] void done() {
         for (size_t i = 0; i < args_.size(); i++)
             if (!used_[i]) fail("unknown option '" + args_[i] + "'; see --help");
     }
 
   private:
-    static std::string trim(double v) {
+    [[gnu::cold]] static std::string trim(double v) {
         char buf[32];
         std::snprintf(buf, sizeof buf, "%g", v);
         return buf;
     }
     std::vector<std::string> args_;
-    std::vector<bool> used_;
+    std::vector<char> used_;  // not vector<bool>: that costs every program a large template to compile
 };
 
 // ---------------------------------------------------------------------------
 // Files
 
-inline std::string read_file(const std::string& path) {
+[[gnu::cold]] inline std::string read_file(const std::string& path) {
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f) fail("cannot read '" + path + "': " + std::strerror(errno));
     std::string bytes;
@@ -164,7 +167,7 @@ inline std::string read_file(const std::string& path) {
 
 // Write to a temporary file beside the target, then rename it into place, so
 // a crash or Ctrl-C leaves either the old file or the new one, never half.
-inline void write_file_atomic(const std::string& path, const std::string& bytes) {
+[[gnu::cold]] inline void write_file_atomic(const std::string& path, const std::string& bytes) {
     std::string temporary = path + ".tmp" + std::to_string(getpid());
     std::FILE* f = std::fopen(temporary.c_str(), "wb");
     if (!f) fail("cannot write '" + path + "': " + std::strerror(errno));
@@ -182,14 +185,14 @@ inline void write_file_atomic(const std::string& path, const std::string& bytes)
 
 // For an option naming a folder (--svg DIR): it must exist, checked before any
 // work, so a wrong name is reported at once and nothing is half done.
-inline void require_folder(const std::string& option, const std::string& folder) {
+[[gnu::cold]] inline void require_folder(const std::string& option, const std::string& folder) {
     struct stat info;
     if (stat(folder.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
         fail(option + ": the folder '" + folder + "' does not exist; create it first");
 }
 
 // For an option naming a file to write (--out FILE): the folder it goes in must exist.
-inline void require_folder_of(const std::string& option, const std::string& file) {
+[[gnu::cold]] inline void require_folder_of(const std::string& option, const std::string& file) {
     if (file.empty() || file.back() == '/') fail(option + " needs a file name, got '" + file + "'");
     require_folder(option, file.find('/') == std::string::npos ? "." : file.substr(0, file.find_last_of('/') + 1));
 }

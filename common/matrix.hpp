@@ -3,6 +3,9 @@
 // A Matrix is rows x cols floats stored row by row. Everything is done in
 // float, one plain loop per operation, in an order you can read off the code:
 // the lessons' printed digits depend on that order.
+//
+// [[gnu::cold]] marks what runs once (printing, parsing, options, pictures): the
+// compiler builds it for size rather than speed, and a lesson compiles much faster.
 #pragma once
 
 #include <algorithm>
@@ -112,7 +115,7 @@ inline Matrix causal_mask(int T) {
 // Printing
 
 // Every entry with one printf format, e.g. "%7.3f"; rows indented by `indent`.
-inline void print_matrix(const Matrix& A, const char* format = "%8.3f", const char* indent = "  ") {
+[[gnu::cold]] inline void print_matrix(const Matrix& A, const char* format = "%8.3f", const char* indent = "  ") {
     for (int i = 0; i < A.rows; i++) {
         std::fputs(indent, stdout);
         for (int j = 0; j < A.cols; j++) std::printf(format, A(i, j));
@@ -121,7 +124,7 @@ inline void print_matrix(const Matrix& A, const char* format = "%8.3f", const ch
 }
 
 // A table with a label on every row and column, e.g. words over a weight matrix.
-inline void print_labelled(const Matrix& A, const std::vector<std::string>& row_labels,
+[[gnu::cold]] inline void print_labelled(const Matrix& A, const std::vector<std::string>& row_labels,
                            const std::vector<std::string>& col_labels, const char* format = "%8.3f",
                            int label_width = 8) {
     std::printf("  %*s", label_width, "");
@@ -146,7 +149,7 @@ struct TensorStyle {
     int width = 1;      // entries are right-aligned to the widest finite nonzero one
 
     // The style is chosen from the finite nonzero entries only.
-    explicit TensorStyle(const std::vector<float>& shown) {
+    [[gnu::cold]] explicit TensorStyle(const std::vector<float>& shown) {
         double smallest = HUGE_VAL, largest = 0;  // in double, as PyTorch compares them
         for (float x : shown) {
             if (!std::isfinite(x) || x == 0) continue;
@@ -160,21 +163,21 @@ struct TensorStyle {
             if (std::isfinite(x) && x != 0 && int(bare(x).size()) > width) width = int(bare(x).size());
     }
     // x without padding. Python writes any NaN as "nan", so this does too.
-    std::string bare(float x) const {
+    [[gnu::cold]] std::string bare(float x) const {
         if (std::isnan(x)) return "nan";
         if (std::isinf(x)) return x < 0 ? "-inf" : "inf";
         char text[64];
         std::snprintf(text, sizeof text, sci ? "%.4e" : whole ? "%.0f." : "%.4f", double(x));
         return text;
     }
-    std::string format(float x) const {
+    [[gnu::cold]] std::string format(float x) const {
         std::string text = bare(x);
         return std::string(text.size() < size_t(width) ? width - text.size() : 0, ' ') + text;
     }
 };
 
 // The indices printed along a dimension of n: all, or the first and last 3.
-inline std::vector<int> tensor_kept(int n, bool summarise) {
+[[gnu::cold]] inline std::vector<int> tensor_kept(int n, bool summarise) {
     std::vector<int> kept;
     for (int i = 0; i < n; i++)
         if (!summarise || n <= 6 || i < 3 || i >= n - 3) kept.push_back(i);
@@ -182,7 +185,7 @@ inline std::vector<int> tensor_kept(int n, bool summarise) {
 }
 
 // "[a, b, ...]" for n entries, wrapped to 80 columns; `indent` = columns before the "[".
-inline std::string tensor_row(const float* x, int n, bool summarise, const TensorStyle& style, int indent) {
+[[gnu::cold]] inline std::string tensor_row(const float* x, int n, bool summarise, const TensorStyle& style, int indent) {
     std::vector<std::string> items;
     for (int j : tensor_kept(n, summarise)) {
         if (summarise && n > 6 && j == n - 3) items.push_back(" ...");
@@ -198,7 +201,7 @@ inline std::string tensor_row(const float* x, int n, bool summarise, const Tenso
 }
 
 // The whole "tensor(...)" text of a (rows x cols) block; a 1-D tensor is one row.
-inline std::string tensor_text(const float* x, int rows, int cols, bool one_dim) {
+[[gnu::cold]] inline std::string tensor_text(const float* x, int rows, int cols, bool one_dim) {
     if (rows * cols == 0)
         return one_dim ? "tensor([])"
                        : "tensor([], size=(" + std::to_string(rows) + ", " + std::to_string(cols) + "))";
@@ -217,13 +220,13 @@ inline std::string tensor_text(const float* x, int rows, int cols, bool one_dim)
     return text + "])";
 }
 
-inline std::string tensor_str(const float* x, int n) { return tensor_text(x, 1, n, true); }
-inline std::string tensor_str(const std::vector<float>& x) { return tensor_text(x.data(), 1, int(x.size()), true); }
-inline std::string tensor_str(const Matrix& A) { return tensor_text(A.data.data(), A.rows, A.cols, false); }
+[[gnu::cold]] inline std::string tensor_str(const float* x, int n) { return tensor_text(x, 1, n, true); }
+[[gnu::cold]] inline std::string tensor_str(const std::vector<float>& x) { return tensor_text(x.data(), 1, int(x.size()), true); }
+[[gnu::cold]] inline std::string tensor_str(const Matrix& A) { return tensor_text(A.data.data(), A.rows, A.cols, false); }
 // Like print(t) in Python: the text, then a newline.
-inline void print_tensor(const float* x, int n) { std::printf("%s\n", tensor_str(x, n).c_str()); }
-inline void print_tensor(const std::vector<float>& x) { std::printf("%s\n", tensor_str(x).c_str()); }
-inline void print_tensor(const Matrix& A) { std::printf("%s\n", tensor_str(A).c_str()); }
+[[gnu::cold]] inline void print_tensor(const float* x, int n) { std::printf("%s\n", tensor_str(x, n).c_str()); }
+[[gnu::cold]] inline void print_tensor(const std::vector<float>& x) { std::printf("%s\n", tensor_str(x).c_str()); }
+[[gnu::cold]] inline void print_tensor(const Matrix& A) { std::printf("%s\n", tensor_str(A).c_str()); }
 
 // ---------------------------------------------------------------------------
 // Random numbers

@@ -9,10 +9,14 @@
 // plain is ASCII only, the same on every machine: that form is what goldens check.
 // The SVG pieces (svg_open, svg_text, svg_rect, svg_line, svg_path) are there
 // for other pictures too.
+//
+// [[gnu::cold]] marks what runs once (printing, parsing, options, pictures): the
+// compiler builds it for size rather than speed, and a lesson compiles much faster.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -44,14 +48,28 @@ struct Heatmap {
 // ---------------------------------------------------------------------------
 // Shared helpers
 
-inline std::string format_number(const char* format, double v) {
+[[gnu::cold]] inline std::string format_number(const char* format, double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, format, v);
     return buf;
 }
 
+// Like printf, into a string: one call where a chain of + and to_string would
+// cost the compiler a lot more code.
+[[gnu::cold, gnu::format(printf, 1, 2)]] inline std::string formatted(const char* format, ...) {
+    std::va_list args, again;
+    va_start(args, format);
+    va_copy(again, args);
+    const int length = std::vsnprintf(nullptr, 0, format, args);
+    va_end(args);
+    std::string text(length > 0 ? size_t(length) : 0, '\0');
+    std::vsnprintf(&text[0], text.size() + 1, format, again);
+    va_end(again);
+    return text;
+}
+
 // About `target` round tick values (1, 2 or 5 times a power of ten) covering [lo, hi].
-inline std::vector<double> nice_ticks(double lo, double hi, int target = 5) {
+[[gnu::cold]] inline std::vector<double> nice_ticks(double lo, double hi, int target = 5) {
     double span = hi > lo ? hi - lo : 1.0;
     // The power of ten at or below raw, found by exact steps rather than log10 and pow.
     double raw = span / target, magnitude = 1.0;
@@ -66,7 +84,7 @@ inline std::vector<double> nice_ticks(double lo, double hi, int target = 5) {
 }
 
 // The smallest and largest value, unless given (not NAN).
-inline void value_range(const std::vector<float>& values, float& lo, float& hi, float given_lo = NAN,
+[[gnu::cold]] inline void value_range(const std::vector<float>& values, float& lo, float& hi, float given_lo = NAN,
                         float given_hi = NAN) {
     lo = values.empty() ? 0.0f : values[0], hi = lo;
     for (float v : values) lo = v < lo ? v : lo, hi = v > hi ? v : hi;
@@ -78,7 +96,7 @@ inline void value_range(const std::vector<float>& values, float& lo, float& hi, 
 // Heat colour for t in [0, 1]: blue-white-red when the data has both signs
 // (white at zero), white-to-blue otherwise.
 struct Rgb { int r, g, b; };
-inline Rgb heat_colour(float t, bool diverging) {
+[[gnu::cold]] inline Rgb heat_colour(float t, bool diverging) {
     auto mix = [](Rgb a, Rgb b, float s) {
         return Rgb{int(a.r + (b.r - a.r) * s + 0.5f), int(a.g + (b.g - a.g) * s + 0.5f), int(a.b + (b.b - a.b) * s + 0.5f)};
     };
@@ -87,7 +105,7 @@ inline Rgb heat_colour(float t, bool diverging) {
     return t < 0.5f ? mix(blue, white, t * 2) : mix(white, red, t * 2 - 1);
 }
 // Where v sits on the colour scale: symmetric about 0 for signed data.
-inline float heat_position(float v, float lo, float hi, bool diverging) {
+[[gnu::cold]] inline float heat_position(float v, float lo, float hi, bool diverging) {
     float t = diverging ? 0.5f + 0.5f * v / std::fmax(std::fabs(lo), std::fabs(hi)) : (v - lo) / (hi - lo);
     return std::fmin(1.0f, std::fmax(0.0f, t));
 }
@@ -100,46 +118,46 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
 // ---------------------------------------------------------------------------
 // SVG building blocks
 
-inline std::string svg_escape(const std::string& s) {
+[[gnu::cold]] inline std::string svg_escape(const std::string& s) {
     std::string out;
-    for (char c : s) out += c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : std::string(1, c);
+    for (char c : s) {
+        if (c == '&') out += "&amp;";
+        else if (c == '<') out += "&lt;";
+        else if (c == '>') out += "&gt;";
+        else out += c;
+    }
     return out;
 }
-inline std::string svg_open(int width, int height) {
-    return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) + "\" height=\"" +
-           std::to_string(height) + "\" viewBox=\"0 0 " + std::to_string(width) + " " + std::to_string(height) +
-           "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" "
-           "height=\"100%\" fill=\"white\"/>\n";
+[[gnu::cold]] inline std::string svg_open(int width, int height) {
+    return formatted("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+                     "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" "
+                     "fill=\"white\"/>\n",
+                     width, height, width, height);
 }
 // anchor: "start", "middle" or "end"; rotate: degrees about (x, y).
-inline std::string svg_text(double x, double y, const std::string& s, const char* anchor = "middle", int rotate = 0,
+[[gnu::cold]] inline std::string svg_text(double x, double y, const std::string& s, const char* anchor = "middle", int rotate = 0,
                             int size = 12) {
-    std::string r = rotate ? " transform=\"rotate(" + std::to_string(rotate) + " " + format_number("%.1f", x) + " " +
-                                 format_number("%.1f", y) + ")\""
-                           : "";
-    return "<text x=\"" + format_number("%.1f", x) + "\" y=\"" + format_number("%.1f", y) + "\" text-anchor=\"" +
-           anchor + "\" font-size=\"" + std::to_string(size) + "\"" + r + ">" + svg_escape(s) + "</text>\n";
+    std::string r = rotate ? formatted(" transform=\"rotate(%d %.1f %.1f)\"", rotate, x, y) : "";
+    return formatted("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\"%s>", x, y, anchor, size, r.c_str()) +
+           svg_escape(s) + "</text>\n";
 }
-inline std::string svg_rect(double x, double y, double w, double h, const std::string& fill) {
-    return "<rect x=\"" + format_number("%.1f", x) + "\" y=\"" + format_number("%.1f", y) + "\" width=\"" +
-           format_number("%.1f", w) + "\" height=\"" + format_number("%.1f", h) + "\" fill=\"" + fill + "\"/>\n";
+[[gnu::cold]] inline std::string svg_rect(double x, double y, double w, double h, const std::string& fill) {
+    return formatted("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", x, y, w, h, fill.c_str());
 }
-inline std::string svg_line(double x1, double y1, double x2, double y2, const std::string& stroke = "black") {
-    return "<line x1=\"" + format_number("%.1f", x1) + "\" y1=\"" + format_number("%.1f", y1) + "\" x2=\"" +
-           format_number("%.1f", x2) + "\" y2=\"" + format_number("%.1f", y2) + "\" stroke=\"" + stroke + "\"/>\n";
+[[gnu::cold]] inline std::string svg_line(double x1, double y1, double x2, double y2, const std::string& stroke = "black") {
+    return formatted("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x1, y1, x2, y2, stroke.c_str());
 }
-inline std::string svg_path(const std::string& d, const std::string& stroke, double width = 2) {
-    return "<path d=\"" + d + "\" fill=\"none\" stroke=\"" + stroke + "\" stroke-width=\"" +
-           format_number("%g", width) + "\"/>\n";
+[[gnu::cold]] inline std::string svg_path(const std::string& d, const std::string& stroke, double width = 2) {
+    return formatted("<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%g\"/>\n", d.c_str(), stroke.c_str(), width);
 }
-inline std::string svg_colour(Rgb c) {
+[[gnu::cold]] inline std::string svg_colour(Rgb c) {
     char buf[8];
     std::snprintf(buf, sizeof buf, "#%02x%02x%02x", unsigned(c.r), unsigned(c.g), unsigned(c.b));
     return buf;
 }
 
 // Writes DIR/name whole (write_file_atomic), after checking that DIR is a folder.
-inline void write_svg(const std::string& dir, const std::string& name, const std::string& svg) {
+[[gnu::cold]] inline void write_svg(const std::string& dir, const std::string& name, const std::string& svg) {
     require_folder("--svg", dir);
     write_file_atomic(dir + "/" + name, svg);
 }
@@ -147,7 +165,7 @@ inline void write_svg(const std::string& dir, const std::string& name, const std
 // ---------------------------------------------------------------------------
 // Line charts
 
-inline std::string svg_line_chart(const LineChart& c) {
+[[gnu::cold]] inline std::string svg_line_chart(const LineChart& c) {
     const double W = 680, H = 400, left = 70, right = 160, top = 40, bottom = 55;
     const double pw = W - left - right, ph = H - top - bottom;
     std::vector<float> all;
@@ -169,7 +187,7 @@ inline std::string svg_line_chart(const LineChart& c) {
     for (size_t s = 0; s < c.series.size(); s++) {
         std::string d;
         for (size_t i = 0; i < c.x.size() && i < c.series[s].y.size(); i++)
-            d += (i ? " L" : "M") + format_number("%.1f", px(c.x[i])) + "," + format_number("%.1f", py(c.series[s].y[i]));
+            d += formatted("%s%.1f,%.1f", i ? " L" : "M", px(c.x[i]), py(c.series[s].y[i]));
         const std::string colour = c.series[s].colour.empty() ? SERIES_COLOURS[s % 6] : c.series[s].colour;
         double ly = top + 10 + 20 * s;
         svg += svg_path(d, colour) + svg_line(left + pw + 15, ly, left + pw + 40, ly, colour);
@@ -179,7 +197,7 @@ inline std::string svg_line_chart(const LineChart& c) {
 }
 
 // A width x height grid of marks, y labels on the left, x labels below, a legend.
-inline std::string text_line_chart(const LineChart& c, bool fancy, int width = 60, int height = 12) {
+[[gnu::cold]] inline std::string text_line_chart(const LineChart& c, bool fancy, int width = 60, int height = 12) {
     std::vector<float> all;
     for (const Series& s : c.series) all.insert(all.end(), s.y.begin(), s.y.end());
     float ylo, yhi, xlo, xhi;
@@ -205,27 +223,26 @@ inline std::string text_line_chart(const LineChart& c, bool fancy, int width = 6
     std::string out = "  " + c.title + "\n";
     for (int r = 0; r < height; r++) {
         std::string label = r == 0 ? hi_label : r == height - 1 ? lo_label : "";
-        out += "  " + std::string(pad - label.size(), ' ') + label + (fancy ? " \u2502" : " |");
+        out += formatted("  %*s%s", int(pad), label.c_str(), fancy ? " \u2502" : " |");
         for (int col = 0; col < width; col++) {
             int s = grid[r][col];
             if (s < 0) out += ' ';
             else if (s == OVERLAP) out += fancy ? "\u2726" : "#";
-            else if (fancy) out += "\x1b[" + std::to_string(ANSI_COLOURS[s % 6]) + "m" + FANCY_MARKS[s % 6] + "\x1b[0m";
+            else if (fancy) out += formatted("\x1b[%dm%s\x1b[0m", ANSI_COLOURS[s % 6], FANCY_MARKS[s % 6]);
             else out += PLAIN_MARKS[s % 6];
         }
         while (out.back() == ' ') out.pop_back();  // no trailing spaces
         out += "\n";
     }
-    out += "  " + std::string(pad + 1, ' ') + (fancy ? "\u2514" : "+");
+    out += formatted("  %*s%s", int(pad + 1), "", fancy ? "\u2514" : "+");
     for (int col = 0; col < width; col++) out += fancy ? "\u2500" : "-";
     std::string xl = format_number("%g", xlo), xh = format_number("%g", xhi);
-    out += "\n  " + std::string(pad + 2, ' ') + xl + std::string(std::max(1, width - int(xl.size() + xh.size())), ' ') +
-           xh + "  " + c.x_label + "\n  " + std::string(pad + 2, ' ');
+    out += formatted("\n  %*s%s%*s%s  %s\n  %*s", int(pad + 2), "", xl.c_str(),
+                     std::max(1, width - int(xl.size() + xh.size())), "", xh.c_str(), c.x_label.c_str(), int(pad + 2), "");
     for (size_t s = 0; s < c.series.size(); s++)
-        out += std::string(s ? "   " : "") +
-               (fancy ? "\x1b[" + std::to_string(ANSI_COLOURS[s % 6]) + "m" + FANCY_MARKS[s % 6] + "\x1b[0m"
-                      : std::string(1, PLAIN_MARKS[s % 6])) +
-               " " + c.series[s].name;
+        out += fancy ? formatted("%s\x1b[%dm%s\x1b[0m %s", s ? "   " : "", ANSI_COLOURS[s % 6], FANCY_MARKS[s % 6],
+                                 c.series[s].name.c_str())
+                     : formatted("%s%c %s", s ? "   " : "", PLAIN_MARKS[s % 6], c.series[s].name.c_str());
     if (overlap) out += fancy ? "   \u2726 overlap" : "   # overlap";
     return out + "\n";
 }
@@ -233,7 +250,7 @@ inline std::string text_line_chart(const LineChart& c, bool fancy, int width = 6
 // ---------------------------------------------------------------------------
 // Heatmaps
 
-inline std::string svg_heatmap(const Heatmap& h, double cell_width = 24, double cell_height = 24) {
+[[gnu::cold]] inline std::string svg_heatmap(const Heatmap& h, double cell_width = 24, double cell_height = 24) {
     const Matrix& A = h.values;
     float lo, hi;
     value_range(A.data, lo, hi, h.lo, h.hi);
@@ -263,7 +280,7 @@ inline std::string svg_heatmap(const Heatmap& h, double cell_width = 24, double 
 }
 
 // Two characters per cell: a shade from the ramp (plain) or a coloured block (fancy).
-inline std::string text_heatmap(const Heatmap& h, bool fancy) {
+[[gnu::cold]] inline std::string text_heatmap(const Heatmap& h, bool fancy) {
     const char* ramp = " .:-=+*#%@";  // 10 levels, lightest to darkest
     const Matrix& A = h.values;
     float lo, hi;
@@ -274,11 +291,11 @@ inline std::string text_heatmap(const Heatmap& h, bool fancy) {
     std::string out = "  " + h.title + "\n";
     for (int i = 0; i < A.rows; i++) {
         std::string label = i < int(h.row_labels.size()) ? h.row_labels[i] : "";
-        out += "  " + std::string(pad - label.size(), ' ') + label + " |";
+        out += formatted("  %*s |", int(pad), label.c_str());
         for (int j = 0; j < A.cols; j++) {
             if (fancy) {
                 Rgb c = heat_colour(heat_position(A(i, j), lo, hi, diverging), diverging);
-                out += "\x1b[48;2;" + std::to_string(c.r) + ";" + std::to_string(c.g) + ";" + std::to_string(c.b) + "m  \x1b[0m";
+                out += formatted("\x1b[48;2;%d;%d;%dm  \x1b[0m", c.r, c.g, c.b);
             } else {
                 float t = std::fmin(1.0f, std::fmax(0.0f, (A(i, j) - lo) / (hi - lo)));
                 int level = int(std::fmin(9.0f, std::floor(t * 10.0f)));
@@ -298,8 +315,8 @@ inline std::string text_heatmap(const Heatmap& h, bool fancy) {
     }
     while (!labels.empty() && labels.back() == ' ') labels.pop_back();
     if (!labels.empty()) out += labels + "\n";
-    out += "  " + std::string(pad + 2, ' ') + "scale: " + format_number("%.3g", lo) +
-           (fancy ? " (blue) to " : " ' ' (lightest) to '@' (darkest) ") + format_number("%.3g", hi) +
-           (fancy ? (diverging ? " (red), white at 0" : "") : "") + "\n";
+    out += formatted("  %*sscale: %.3g%s%.3g%s\n", int(pad + 2), "", lo,
+                     fancy ? " (blue) to " : " ' ' (lightest) to '@' (darkest) ", hi,
+                     fancy && diverging ? " (red), white at 0" : "");
     return out;
 }

@@ -26,12 +26,45 @@ pass() { passed=$((passed + 1)); echo "PASS  $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL  $1"; }
 skip() { skipped=$((skipped + 1)); echo "SKIP  $1"; }
 
-# Runs a golden's program with its arguments; stdout to $2, stderr to $2.err.
+# Runs a golden's program with its arguments; stdout to $2, stderr to $2.err,
+# its exit status to $2.status.
 run_golden() {
   local name=$1 out=$2 program=${1%@*} args=()
   if [ -f "tests/golden/$name.args" ]; then eval "args=($(cat "tests/golden/$name.args"))"; fi
   "$build/$program" "${args[@]}" > "$out" 2> "$out.err" < /dev/null
+  echo $? > "$out.status"
 }
+
+# Everything runs in the background, at most $most at a time (TEST_JOBS, or two
+# per core: some checks mostly wait); each writes its own files, and the results
+# are read back below in a fixed order, so the report is the same every time.
+cores=$(nproc 2> /dev/null || sysctl -n hw.ncpu 2> /dev/null || echo 2)
+most=${TEST_JOBS:-$((2 * cores))}
+started() {  # started: wait until fewer than $most are running
+  while [ "$(jobs -rp | wc -l)" -ge "$most" ]; do wait -n 2> /dev/null || sleep 0.05; done
+}
+check_log() { local name=${1//\//__}; echo "$outputs/check__${name%.*}.log"; }
+run_check() {  # run_check CHECK: its output to check_log, its exit status to check_log.status
+  local log; log=$(check_log "$1")
+  case "$1" in
+    *.cpp) "$build/${1%.cpp}" > "$log" 2>&1 ;;
+    *) bash "$1" "$build" > "$log" 2>&1 ;;
+  esac
+  echo $? > "$log.status"
+}
+checks=()
+for check in tests/check_*.sh tests/*.cpp; do [ -f "$check" ] && checks+=("$check"); done
+goldens=()
+while IFS= read -r golden; do goldens+=("$golden"); done < <(find tests/golden -name '*.txt' | sort)
+# The checks first: the longest of them take longest.
+if [ "$mode" != --golden ]; then
+  for check in "${checks[@]}"; do started; run_check "$check" & done
+fi
+for golden in "${goldens[@]}"; do
+  name=${golden#tests/golden/}; name=${name%.txt}
+  started; run_golden "$name" "$outputs/${name//\//__}" &
+done
+wait
 
 # 1. Every lesson has a golden file.
 while IFS=$'\t' read -r lesson _; do
@@ -40,10 +73,10 @@ while IFS=$'\t' read -r lesson _; do
 done < <(bash tests/lessons.sh)
 
 # 2. Every golden: the program's stdout, byte for byte.
-while IFS= read -r golden; do
+for golden in "${goldens[@]}"; do
   name=${golden#tests/golden/}; name=${name%.txt}
   out="$outputs/${name//\//__}"
-  run_golden "$name" "$out"; status=$?
+  status=$(cat "$out.status")
   if [ "$status" -ne 0 ]; then
     fail "$name exited with status $status ($(head -c 300 "$out.err"))"
   elif [ "$mode" = --golden ]; then
@@ -53,7 +86,7 @@ while IFS= read -r golden; do
   else
     fail "$name differs from $golden:"; head -n 40 "$out.diff" | sed 's/^/      /'
   fi
-done < <(find tests/golden -name '*.txt' | sort)
+done
 [ "$mode" = --golden ] && { echo "goldens written: check each diff with git diff tests/golden"; exit 0; }
 
 # 3. Each number or phrase the book quotes appears in that program's output.
@@ -67,16 +100,16 @@ done < tests/book_claims.tsv
 # 4. Check programs and check scripts.
 for check in tests/*.cpp; do
   [ -f "$check" ] || continue
-  bin="$build/${check%.cpp}"
-  if "$bin" > "$outputs/check.log" 2>&1; then pass "$check"
-  else fail "$check:"; tail -n 20 "$outputs/check.log" | sed 's/^/      /'; fi
+  log=$(check_log "$check")
+  if [ "$(cat "$log.status")" -eq 0 ]; then pass "$check"
+  else fail "$check:"; tail -n 20 "$log" | sed 's/^/      /'; fi
 done
 for check in tests/check_*.sh; do
   [ -f "$check" ] || continue
-  bash "$check" "$build" > "$outputs/check.log" 2>&1; status=$?
+  log=$(check_log "$check"); status=$(cat "$log.status")
   if [ "$status" -eq 0 ]; then pass "$check"
-  elif [ "$status" -eq 77 ]; then skip "$check: $(tail -n 1 "$outputs/check.log")"
-  else fail "$check:"; tail -n 20 "$outputs/check.log" | sed 's/^/      /'; fi
+  elif [ "$status" -eq 77 ]; then skip "$check: $(tail -n 1 "$log")"
+  else fail "$check:"; tail -n 20 "$log" | sed 's/^/      /'; fi
 done
 
 echo
