@@ -82,6 +82,11 @@ static int compare(double tolerance, const std::string& reference, const std::st
             return 1;
         }
         const Block& g = found->second;
+        if (g.values.empty() && !w.values.empty()) {
+            std::printf("%s came back empty (%d x %d), want %d x %d: is its TODO still to do?\n", label.c_str(), g.rows,
+                        g.cols, w.rows, w.cols);
+            return 1;
+        }
         if (g.rows != w.rows || g.cols != w.cols || g.values.size() != w.values.size()) {
             std::printf("%s: %d x %d numbers, want %d x %d\n", label.c_str(), g.rows, g.cols, w.rows, w.cols);
             return 1;
