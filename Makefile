@@ -31,7 +31,7 @@ HEADERS  := $(wildcard common/*.hpp chapter*/*.hpp chapter*/*/*.hpp tests/*.hpp)
 # the same checkpoint bytes: one at -O0 without FAST, one at -O0 with the plain
 # struct Lanes that compilers other than g++ and clang++ get (common/lanes.hpp).
 FAST     ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo -mavx2)
-$(BUILD)/chapter_tiny/tiny_train: CXXFLAGS += $(FAST)
+$(BUILD)/chapter_tiny/tiny_train $(BUILD)/tests/bench/peak: CXXFLAGS += $(FAST)
 TRAINERS := $(BUILD)/portable/tiny_train $(BUILD)/portable/tiny_train_plain_lanes
 
 all: $(PROGRAMS) $(TESTBINS) $(TRAINERS)
@@ -70,7 +70,7 @@ matrix:
 	  $(MAKE) --no-print-directory test CXX=$$cxx OPT=$$opt BUILD=build/$$cxx$$opt; \
 	done; done
 
-bench: all
+bench: all $(BUILD)/tests/bench/peak
 	@bash tests/bench.sh $(BUILD)
 
 # CPU seconds to compile each program alone (a lesson should take at most 2 s): REPEAT=3 for the best of 3.

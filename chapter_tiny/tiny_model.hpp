@@ -52,8 +52,8 @@ constexpr float LEVEL_EPSILON = 1e-5f;  // keeps level from dividing by zero
 // Every matrix product below is one kernel: out (R,N) += A (R,C) · B (C,N), each
 // entry of out adding c = 0, 1, 2, ... in order, exactly as the plain loop
 //   for r, for j: for c: out[r][j] += A[r][c] * B[c][j]
-// would. A tile of 4 rows by 16 columns keeps its 4 x 16 running sums in
-// registers (two Lanes of 8 per row) for the whole of c: 16 independent sums
+// would. A tile of 4 rows by 16 columns keeps its 64 running sums in
+// registers (two Lanes of 8 per row) for the whole of c: 64 independent sums
 // at once, never one sum split in two. A's entry (r,c) sits at
 // A[r * a_row + c * a_col], so A can be read as it is or transposed.
 template <int ROWS, int VECTORS>
@@ -80,12 +80,13 @@ inline void multiply_rows(float* out, int N, const float* A, size_t a_row, size_
     int j = 0;
     for (; j + 2 * LANES <= N; j += 2 * LANES) multiply_tile<ROWS, 2>(out + j, N, A, a_row, a_col, B + j, C);
     for (; j + LANES <= N; j += LANES) multiply_tile<ROWS, 1>(out + j, N, A, a_row, a_col, B + j, C);
-    for (; j < N; j++)
-        for (int r = 0; r < ROWS; r++) {
-            float sum = out[size_t(r) * N + j];
-            for (int c = 0; c < C; c++) sum += A[r * a_row + c * a_col] * B[size_t(c) * N + j];
-            out[size_t(r) * N + j] = sum;
-        }
+    for (; j < N; j++) {  // the ROWS sums of one column side by side
+        float sum[ROWS];
+        for (int r = 0; r < ROWS; r++) sum[r] = out[size_t(r) * N + j];
+        for (int c = 0; c < C; c++)
+            UNROLLED for (int r = 0; r < ROWS; r++) sum[r] += A[r * a_row + c * a_col] * B[size_t(c) * N + j];
+        for (int r = 0; r < ROWS; r++) out[size_t(r) * N + j] = sum[r];
+    }
 }
 
 inline void multiply_add(float* out, const float* A, size_t a_row, size_t a_col, const float* B, int R, int C,
@@ -670,24 +671,37 @@ inline void block_forward(const BlockKnobs& k, BlockTape& b, int T) {
     multiply_forward(b.out, b.fired, k.out, T, HIDDEN, WIDTH);
 }
 
-// probs after letter t = softmax of its logits, as common/matrix.hpp's softmax
-// computes it (the same operations in the same order), keeping the largest
-// logit and the sum of the exps for next_letter_loss.
-inline void next_letter_probabilities(Tape& tape, int t) {
+// probs after each letter = softmax of its logits, as common/matrix.hpp's
+// softmax computes it (the same operations in the same order), keeping the
+// largest logit and the sum of the exps for next_letter_loss. Four rows at a
+// time, so their running largest and sums are independent of each other.
+inline void next_letter_probabilities(Tape& tape) {
     const int V = tape.V;
-    const float* l = tape.logits + t * V;
-    float* p = tape.probs + t * V;
-    float biggest = l[0];
-    for (int v = 1; v < V; v++)
-        if (l[v] > biggest) biggest = l[v];
-    int v = 0;
-    for (; v + LANES <= V; v += LANES) store_lanes(p + v, exp_lanes(load_lanes(l + v) - biggest));
-    for (; v < V; v++) p[v] = exp_of(l[v] - biggest);
-    float total = 0.0f;
-    for (v = 0; v < V; v++) total += p[v];
-    for (v = 0; v < V; v++) p[v] /= total;
-    tape.biggest[t] = biggest;
-    tape.total[t] = total;
+    for (int t0 = 0; t0 < tape.T; t0 += 4) {
+        const int rows = std::min(4, tape.T - t0);
+        const float* l = tape.logits + t0 * V;
+        float* p = tape.probs + t0 * V;
+        float biggest[4], total[4] = {};
+        for (int r = 0; r < rows; r++) biggest[r] = l[r * V];
+        for (int v = 1; v < V; v++)
+            for (int r = 0; r < rows; r++)
+                if (l[r * V + v] > biggest[r]) biggest[r] = l[r * V + v];
+        for (int r = 0; r < rows; r++) {
+            int v = 0;
+            for (; v + LANES <= V; v += LANES)
+                store_lanes(p + r * V + v, exp_lanes(load_lanes(l + r * V + v) - biggest[r]));
+            for (; v < V; v++) p[r * V + v] = exp_f(l[r * V + v] - biggest[r]);
+        }
+        for (int v = 0; v < V; v++)
+            for (int r = 0; r < rows; r++) total[r] += p[r * V + v];
+        for (int r = 0; r < rows; r++) {
+            int v = 0;
+            for (; v + LANES <= V; v += LANES) store_lanes(p + r * V + v, load_lanes(p + r * V + v) / total[r]);
+            for (; v < V; v++) p[r * V + v] /= total[r];
+            tape.biggest[t0 + r] = biggest[r];
+            tape.total[t0 + r] = total[r];
+        }
+    }
 }
 
 // The whole model over ids[0..T), 1 <= T <= SEATS: fills the tape, ending with probs.
@@ -701,7 +715,7 @@ inline void forward(const TinyModel& model, const int* ids, int T, Tape& tape) {
                   k.final_bias, T);
     std::memset(tape.logits, 0, sizeof(float) * T * V);
     multiply_forward(tape.logits, tape.last.out, k.output, T, WIDTH, V);
-    for (int t = 0; t < T; t++) next_letter_probabilities(tape, t);
+    next_letter_probabilities(tape);
 }
 
 // The cross-entropy of the letter after position t: -log p(target), from the

@@ -11,6 +11,12 @@
 #     input's gradient, one for the knob's) = 3 x 61,632 = 184,896
 # The trainer and the generator run on a text the script writes, so this needs
 # nothing beside the repository; their speed does not depend on the text.
+#
+# The machine's own limit comes first: tests/bench/peak.cpp times independent
+# chains of a multiply and an add (the only arithmetic the model's products
+# use: no fused multiply-add) at each vector width, on 1 and 2 threads. Each
+# rate below is then also given as a share of the widest width's peak for the
+# same number of threads.
 set -u
 build=${1:-build}
 work=$(mktemp -d)
@@ -25,6 +31,11 @@ awk 'BEGIN { srand(1); s = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ
 # Other work on the machine slows the threads down: say how busy it was.
 echo "load average before the runs: $(cut -d ' ' -f 1 /proc/loadavg 2>/dev/null || echo unknown) on $(nproc 2>/dev/null || echo '?') cores"
 
+"$build/tests/bench/peak" | tee "$work/peak.txt"
+# The widest width's GFLOP/s on 1 and on 2 threads (the last line peak printed).
+peak1=$(tail -n 1 "$work/peak.txt" | sed 's/.*: *\([0-9.]*\) GFLOP.s on 1 thread, *\([0-9.]*\) on 2/\1/')
+peak2=$(tail -n 1 "$work/peak.txt" | sed 's/.*: *\([0-9.]*\) GFLOP.s on 1 thread, *\([0-9.]*\) on 2/\2/')
+
 train_rate() {  # tokens per second over 300 steps of 32 x 64, with $1 threads
   "$build/chapter_tiny/tiny_train" --text "$work/text.txt" --out "$work/bench.tiny" --steps 300 --batch 32 \
     --eval-every 300 --eval-windows 1 --threads "$1" |
@@ -32,16 +43,18 @@ train_rate() {  # tokens per second over 300 steps of 32 x 64, with $1 threads
 }
 for threads in 1 2; do
   rate=$(train_rate $threads)
-  awk -v r="$rate" -v t=$threads -v f=$TRAIN_FLOPS \
-    'BEGIN { printf "training, %d thread%s (batch 32 x 64): %8.0f tokens/s  %5.2f GFLOP/s\n", t, (t > 1 ? "s" : " "), r, r * f / 1e9 }'
+  peak=$peak1; [ "$threads" = 2 ] && peak=$peak2
+  awk -v r="$rate" -v t=$threads -v f=$TRAIN_FLOPS -v p="$peak" \
+    'BEGIN { g = r * f / 1e9; printf "training, %d thread%s (batch 32 x 64): %8.0f tokens/s  %5.2f GFLOP/s = %4.1f%% of the peak\n",
+             t, (t > 1 ? "s" : " "), r, g, 100 * g / p }'
 done
 
 # Generation: each new letter is one forward pass over the last 64 letters.
 start=$(date +%s.%N)
 "$build/chapter_tiny/tiny_generate" --prompt "ROMEO:" --length 2000 --seed 1 > /dev/null
 end=$(date +%s.%N)
-awk -v s="$start" -v e="$end" -v f=$FORWARD_FLOPS 'BEGIN {
-  letters = 2000 / (e - s); tokens = letters * 64
-  printf "inference, 1 thread: %8.0f letters/s generated = %8.0f tokens/s through the model  %5.2f GFLOP/s\n",
-         letters, tokens, tokens * f / 1e9 }'
+awk -v s="$start" -v e="$end" -v f=$FORWARD_FLOPS -v p="$peak1" 'BEGIN {
+  letters = 2000 / (e - s); tokens = letters * 64; g = tokens * f / 1e9
+  printf "inference, 1 thread: %8.0f letters/s generated = %8.0f tokens/s through the model  %5.2f GFLOP/s = %4.1f%% of the peak\n",
+         letters, tokens, g, 100 * g / p }'
 echo "(FLOPs per token: forward $FORWARD_FLOPS, training $TRAIN_FLOPS; see the top of tests/bench_tiny.sh)"
