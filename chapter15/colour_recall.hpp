@@ -379,6 +379,15 @@ inline Measurement measure(const Params& p, const std::vector<Example>& train, c
     return m;
 }
 
+// What position j adds to the score (logit) of `token` (15.3): the score is
+// z . W_out[:, token] + bias and z = sum_j a_j v_j, so position j adds
+// a_j (v_j . W_out[:, token]): weight x value x W_out.
+inline float adds_to_score(const Params& p, const Forward& f, int j, int token) {
+    float value_times_out = 0.0f;
+    for (int r = 0; r < D_V; r++) value_times_out += f.V(j, r) * p.W_out(r, token);
+    return f.weights(0, j) * value_times_out;
+}
+
 // The book's run: Adam at lr 0.03 for 200 updates from the default start.
 inline Params trained_model(uint64_t seed = DEFAULT_SEED, float lr = 0.03f, int updates = 200) {
     Params p = random_start(seed);

@@ -65,6 +65,23 @@ slow_final=$(awk '/second run/ { on = 1 } on && $1 == 1000 && NF == 10 { print $
 [ "$slow_final" = "1.000 3" ] && ok "second run: 1.000 on position 5 and 3 of 3 at update 1000" || bad "second run at 1000: '$slow_final'"
 
 # ---------------------------------------------------------------------------
+# The search for the start nearest the book's run (--search): the same
+# ranking, byte for byte, on one thread as on two, and the nearest start's
+# table distance equal to the sum of the differences it prints beside the
+# book's numbers (summed here).
+search=(--search 1500 --scales 0.2,0.24 --best 5)
+"$lab5" "${search[@]}" --threads 1 > "$work/search1.txt" 2> /dev/null || bad "--search ran on 1 thread"
+"$lab5" "${search[@]}" --threads 2 > "$work/search2.txt" 2> /dev/null || bad "--search ran on 2 threads"
+cmp -s "$work/search1.txt" "$work/search2.txt" && grep -q '^The nearest start: seed' "$work/search1.txt" \
+  && ok "--search finds the same nearest starts on 1 and 2 threads" || bad "--search differs between 1 and 2 threads"
+summed=$(awk '/^Its table beside the book/ { on = 1; getline; next }
+  on && NF == 24 { for (i = 2; i <= 17; i += 3) if (i != 11) { d = $i - $(i + 2); s += d < 0 ? -d : d } }
+  on && /table distance/ { printf "%.3f", s; exit }' "$work/search1.txt")
+printed=$(sed -n 's/^  table distance //p' "$work/search1.txt")
+[ -n "$printed" ] && [ "$summed" = "$printed" ] && ok "--search's table distance is the sum of its printed differences ($printed)" \
+  || bad "--search's table distance '$printed', its printed differences sum to '$summed'"
+
+# ---------------------------------------------------------------------------
 # The parameter file: the documented format, and a round trip that gives
 # back exactly the trained model's row.
 awk 'NF == 3 && $1 !~ /^[-0-9.]/ { print $1, $2, $3 }' "$work/trained.txt" > "$work/headers.txt"

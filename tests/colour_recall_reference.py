@@ -11,11 +11,17 @@ differences in tests/colour_recall_grad_test.cpp.
     python3 tests/colour_recall_reference.py             Lab 4, the lr 0.03 run, 15.3, 15.4, 15.7
     python3 tests/colour_recall_reference.py --slow      ... and Lab 5's second run (about a minute)
     python3 tests/colour_recall_reference.py --sweep 0.2 40   ... and the seed sweep's per-seed lines
+    python3 tests/colour_recall_reference.py --seed 6 --scale 0.2   ... from another start
+
+The default start (DEFAULT_SEED and INIT_SCALE) is read from chapter15/colour_recall.hpp,
+so the reference always checks the start the programs use. It also prints the lr 0.03
+run's distance from the book's table and 15.3 figures, computed its own way, to compare
+with what 15_2_Lab5_Training --search prints for that start.
 
 Not run by make test (it takes seconds to minutes); chapter15/README.md says
 what it was compared with.
 """
-import math, sys
+import math, os, re, sys
 
 WORDS = "The team colour is red blue black . game starting players are on court So the wear".split()
 COLOURS = ["red", "blue", "black"]
@@ -135,8 +141,35 @@ def measure(p):
 
 def copy(p): return {k: [list(r) for r in v] for k, v in p.items()}
 
+def default_start():
+    header = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "chapter15", "colour_recall.hpp")).read()
+    seed = int(re.search(r"DEFAULT_SEED\s*=\s*(\d+)", header).group(1))
+    scale = float(re.search(r"INIT_SCALE\s*=\s*([0-9.]+)f", header).group(1))
+    if "--seed" in sys.argv: seed = int(sys.argv[sys.argv.index("--seed") + 1])
+    if "--scale" in sys.argv: scale = float(sys.argv[sys.argv.index("--scale") + 1])
+    return seed, scale
+
+# The book's 15.2.3 table (update: weight on 5, largest other, p_red, predicted, training
+# and validation loss, validation correct) and 15.3's figures, as the book prints them.
+BOOK_ROWS = {0: "0.099 0.103 0.058 . 2.837 2.836 0", 10: "0.079 0.160 0.279 blue 1.215 1.214 1",
+             30: "0.717 0.085 0.580 red 0.607 0.641 3", 50: "1.000 0.000 1.000 red 0.000 0.000 3",
+             200: "1.000 0.000 1.000 red 0.000 0.000 3"}
+BOOK_15_3 = {"red": (39.9, {"red": 24.3, "black": 7.7, "blue": 5.2}),
+             "black": (45.5, {"black": 11.9, "red": -4.2, "blue": -3.1})}
+
+def table_distance(rows):
+    """rows[u] as measure() formats it; None if a word differs from the book's."""
+    total = 0.0
+    for u, book in BOOK_ROWS.items():
+        ours, theirs = rows[u].replace(" of 3", "").split(), book.split()
+        if ours[3] != theirs[3] or ours[6] != theirs[6]: return None
+        total += sum(abs(float(a) - float(b)) for i, (a, b) in enumerate(zip(ours, theirs)) if i not in (3, 6))
+    return round(total, 3)
+
 if __name__ == "__main__":
-    p0 = start(6)
+    SEED, SCALE = default_start()
+    print("start: seed %d at scale %g" % (SEED, SCALE))
+    p0 = start(SEED, 17, SCALE)
     f = forward(p0, ids(TRAIN[0]))
     print("Lab 4 weights:", " ".join("%.3f" % x for x in f["a"]))
     print("Lab 4 scores:", " ".join("%.3f" % x for x in f["s"]))
@@ -161,14 +194,23 @@ if __name__ == "__main__":
     p = copy(p0)
     rows = adam(p, 0.03, 200, {0, 10, 30, 50, 200})
     for u in sorted(rows): print("lr 0.03 update %4d:" % u, rows[u])
+    print("table distance from the book's:", table_distance(rows))
     fb = forward(p, ids(TRAIN[6]))
     print("black prefix row:", " ".join("%.3f" % x for x in fb["a"]), "p(black) %.3f" % fb["probs"][6])
+    figures = 0.0
     for text in (TRAIN[0], TRAIN[6]):
         ff = forward(p, ids(text))
         contrib = [[ff["a"][j] * sum(ff["V"][j][r] * p["W_out"][r][c] for r in range(DV)) for c in (4, 5, 6)] for j in range(10)]
+        others = [float("%.1f" % ff["s"][j]) for j in range(10) if j != 4]
         print("15.3 %s: score at 5 %.1f, others %.1f..%.1f; adds at 5: %+.1f %+.1f %+.1f" % (
-            text.split()[4], ff["s"][4], min(ff["s"][j] for j in range(10) if j != 4),
-            max(ff["s"][j] for j in range(10) if j != 4), *contrib[4]))
+            text.split()[4], ff["s"][4], min(others), max(others), *contrib[4]))
+        score, adds = BOOK_15_3[text.split()[4]]
+        figures += abs(float("%.1f" % ff["s"][4]) - score) + max(abs(x + 12.0) for x in others)
+        figures += sum(abs(float("%.1f" % contrib[4][k]) - adds[c]) for k, c in enumerate(COLOURS))
+    wk = [x for row in p["W_K"] for x in row]
+    lo, hi = float("%.2f" % min(wk)), float("%.2f" % max(wk))
+    print("W_K entries between %.2f and %.2f" % (lo, hi))
+    print("15.3 distance from the book's: %.1f" % (figures + 10 * (abs(lo + 1.5) + abs(hi - 1.2))))
     for text in ("The team colour is red . The team colour is blue . So the players wear",
                  "The team colour is blue . The team colour is red . So the players wear"):
         ff = forward(p, ids(text))
