@@ -42,7 +42,8 @@ const std::string USAGE =
     "                print updates per second; make bench uses this\n"    "  --search N    search seeds 1..N at each of --scales for the start whose run is nearest\n"
     "                the book's table and 15.3 figures, and print the nearest (chapter15/README.md,\n"
     "                \"Choosing the start\"); with --scales LIST (default " + std::string(DEFAULT_SCALES) + "),\n"
-    "                --threads N (default: every core), --margin X (default 0.05), --best N (10)\n"
+    "                --threads N (default: every core), --margin X (default " +
+    number_text(DEFAULT_MARGIN) + "), --best N (10)\n"
     "The parameter file format is described in chapter15/README.md.\n";
 
 // The updates the book's table shows; the second run adds 500 and 1000.
@@ -322,7 +323,7 @@ int main(int argc, char** argv) {
     const std::vector<float> scales = parse_scales(options.text("scales", DEFAULT_SCALES));
     const unsigned cores = std::thread::hardware_concurrency();
     const int threads = int(options.integer("threads", cores ? long(cores) : 1, 1, 256));
-    const int margin = printed(float(options.number("margin", 0.05, 0, 100)), 3);
+    const int margin = printed(float(options.number("margin", DEFAULT_MARGIN, 0, 100)), 3);
     const int best = int(options.integer("best", 10, 1, 100000));
     const std::string svg_dir = options.text("svg", ""), init_file = options.text("init", ""),
                       save_file = options.text("save", ""), load_file = options.text("load", "");

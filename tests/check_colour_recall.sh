@@ -69,7 +69,7 @@ slow_final=$(awk '/second run/ { on = 1 } on && $1 == 1000 && NF == 10 { print $
 # ranking, byte for byte, on one thread as on two, and the nearest start's
 # table distance equal to the sum of the differences it prints beside the
 # book's numbers (summed here).
-search=(--search 1500 --scales 0.2,0.24 --best 5)
+search=(--search 8000 --scales 0.2,0.22 --best 5)
 "$lab5" "${search[@]}" --threads 1 > "$work/search1.txt" 2> /dev/null || bad "--search ran on 1 thread"
 "$lab5" "${search[@]}" --threads 2 > "$work/search2.txt" 2> /dev/null || bad "--search ran on 2 threads"
 cmp -s "$work/search1.txt" "$work/search2.txt" && grep -q '^The nearest start: seed' "$work/search1.txt" \
