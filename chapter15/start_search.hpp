@@ -55,12 +55,14 @@ const int BOOK_ADDS[2][3] = {{243, 52, 77}, {-42, -31, 119}};  // what position 
 const int BOOK_OTHER_SCORE = -120;                            // "about -12" at every other position
 const int BOOK_W_K_LOW = -150, BOOK_W_K_HIGH = 120;
 
+const double POWERS_OF_TEN[4] = {1.0, 10.0, 100.0, 1000.0};  // for 0 to 3 decimals
+
 // A number in units of its last printed decimal: printed(0.0996, 3) = 100,
 // exactly what "%.3f" shows, so the distances count what a reader compares.
 inline int printed(float x, int decimals) {
     char text[48];
     std::snprintf(text, sizeof text, "%.*f", decimals, double(x));
-    return int(std::lround(std::strtod(text, nullptr) * std::pow(10.0, decimals)));
+    return int(std::lround(std::strtod(text, nullptr) * POWERS_OF_TEN[decimals]));
 }
 
 // ===========================================================================
@@ -269,7 +271,7 @@ SearchResult search_starts(long seeds, const std::vector<float>& scales, int thr
 // A count in units of its last decimal, printed: units(-42, 1) = "-4.2".
 inline std::string units(int v, int decimals, const char* format = "%.*f") {
     char text[32];
-    std::snprintf(text, sizeof text, format, decimals, v / std::pow(10.0, decimals));
+    std::snprintf(text, sizeof text, format, decimals, v / POWERS_OF_TEN[decimals]);
     return text;
 }
 
