@@ -138,14 +138,16 @@ static float batch_gradient(const TinyModel& model, const Text& text, const Sett
         row_loss[r] = loss_sum(w.tape, window + 1);
         backward(model, w.tape, window, window + 1, scale, g, w.scratch);
     });
-    // Add the rows in order: the same sums whatever the number of threads.
-    float loss = 0.0f;
+    // Add the rows in order: the same sums whatever the number of threads. Each
+    // thread adds up its own share of the knobs, every knob's rows still in order.
     std::fill(grads.begin(), grads.end(), 0.0f);
-    for (long r = 0; r < s.batch; r++) {
-        const float* g = row_grads.data() + size_t(r) * P;
-        for (size_t i = 0; i < P; i++) grads[i] += g[i];
-        loss += row_loss[r];
-    }
+    const long shares = long(workers.size());
+    share_rows(workers, shares, [&](Worker&, long share) {
+        const size_t begin = P * share / shares, end = P * (share + 1) / shares;
+        for (long r = 0; r < s.batch; r++) add_lanes(&grads[begin], &row_grads[size_t(r) * P + begin], end - begin);
+    });
+    float loss = 0.0f;
+    for (long r = 0; r < s.batch; r++) loss += row_loss[r];
     return loss * scale;
 }
 

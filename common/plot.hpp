@@ -107,7 +107,8 @@ inline std::string svg_escape(const std::string& s) {
 }
 inline std::string svg_open(int width, int height) {
     return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) + "\" height=\"" +
-           std::to_string(height) + "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" "
+           std::to_string(height) + "\" viewBox=\"0 0 " + std::to_string(width) + " " + std::to_string(height) +
+           "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" "
            "height=\"100%\" fill=\"white\"/>\n";
 }
 // anchor: "start", "middle" or "end"; rotate: degrees about (x, y).
