@@ -115,11 +115,12 @@ const char* const BLOCK_NAMES[6] = {"embeddings", "W_Q", "W_K", "W_V", "W_out", 
 
 // Starting values: every entry of the embeddings and matrices normal with
 // standard deviation INIT_SCALE, from our own generator; the bias zero.
-// 0.2 keeps the scores and logits near 0, so the starting weights are about
-// 1/T and p(red) about 1/17, as in the book; seed 6 is the start whose run
-// follows the book's table most closely (chapter15/README.md, "Choosing the start").
-constexpr float INIT_SCALE = 0.2f;
-constexpr uint64_t DEFAULT_SEED = 6;
+// A small scale keeps the scores and logits near 0, so the starting weights
+// are about 1/T and p(red) about 1/17, as in the book. This seed and scale
+// are the start whose run is nearest the book's table and 15.3 figures, found
+// by 15_2_Lab5_Training --search (chapter15/README.md, "Choosing the start").
+constexpr float INIT_SCALE = 0.24f;
+constexpr uint64_t DEFAULT_SEED = 825062;
 
 inline Params random_start(uint64_t seed, int vocab = VOCAB, float init_scale = INIT_SCALE) {
     Rng rng(seed);
