@@ -10,17 +10,20 @@
 #include "colour_recall.hpp"
 
 int main(int argc, char** argv) {
-    Options options(argc, argv,
-                    "usage: 15_2_Lab4_Model [--seed N]\n"
-                    "Lab 4's colour-recall model at its starting values (book section 15.2.1):\n"
-                    "the attention row at wear, p(red), the loss and the parameter shapes.\n"
-                    "  --seed N   starting values from seed N (default 6, the book's run)\n");
+    char usage[400];
+    std::snprintf(usage, sizeof usage,
+                  "usage: 15_2_Lab4_Model [--seed N]\n"
+                  "Lab 4's colour-recall model at its starting values (book section 15.2.1):\n"
+                  "the attention row at wear, p(red), the loss and the parameter shapes.\n"
+                  "  --seed N   starting values from seed N (default %llu, the start of Lab 5's run)\n",
+                  (unsigned long long)DEFAULT_SEED);
+    Options options(argc, argv, usage);
     const uint64_t seed = uint64_t(options.integer("seed", long(DEFAULT_SEED), 0, 1000000000));
     options.done();
 
     const Params model = random_start(seed);
     std::printf("Lab 4's model at its starting values: seed %llu, every entry normal with\n"
-                "standard deviation %.1f, output bias zero.\n\n",
+                "standard deviation %g, output bias zero.\n\n",
                 (unsigned long long)seed, double(INIT_SCALE));
 
     std::printf("Vocabulary, %d tokens:\n ", VOCAB);

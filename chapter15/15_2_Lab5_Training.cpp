@@ -15,13 +15,22 @@
 
 #include "colour_recall.hpp"
 #include "plot.hpp"
+#include "start_search.hpp"
 
-const char* const USAGE =
+// 0.2 -> "0.2", for the help text.
+std::string number_text(double x) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", x);
+    return text;
+}
+
+const std::string USAGE =
     "usage: 15_2_Lab5_Training [options]\n"
     "Trains Lab 4's colour-recall model with Adam (book sections 15.2.3 and 15.6) and prints\n"
     "the book's table, the pictures Lab 5 draws, and Lab 5's second run at lr 0.003.\n"
-    "  --seed N      starting values from seed N (default 6, the start used for the book's story)\n"
-    "  --scale X     standard deviation of the starting values (default 0.2)\n"
+    "  --seed N      starting values from seed N (default " + std::to_string(DEFAULT_SEED) +
+    ", the start nearest the book's run)\n"
+    "  --scale X     standard deviation of the starting values (default " + number_text(INIT_SCALE) + ")\n"
     "  --lr X        learning rate of one run only, instead of the two runs of Lab 5\n"
     "  --updates N   number of updates of that run (default 200)\n"
     "  --seeds N     train seeds 1..N and count how many reach 3 of 3 and how many stall\n"
@@ -30,7 +39,11 @@ const char* const USAGE =
     "  --save FILE   write the trained parameters to FILE\n"
     "  --load FILE   read parameters from FILE (as --save writes them) instead of training\n"
     "  --time N      time N repetitions of the training loop alone (nothing measured) and\n"
-    "                print updates per second; make bench uses this\n"
+    "                print updates per second; make bench uses this\n"    "  --search N    search seeds 1..N at each of --scales for the start whose run is nearest\n"
+    "                the book's table and 15.3 figures, and print the nearest (chapter15/README.md,\n"
+    "                \"Choosing the start\"); with --scales LIST (default " + std::string(DEFAULT_SCALES) + "),\n"
+    "                --threads N (default: every core), --margin X (default " +
+    number_text(DEFAULT_MARGIN) + "), --best N (10)\n"
     "The parameter file format is described in chapter15/README.md.\n";
 
 // The updates the book's table shows; the second run adds 500 and 1000.
@@ -298,7 +311,7 @@ void time_training(int repetitions, uint64_t seed, float scale, float lr, int up
 // ---------------------------------------------------------------------------
 
 int main(int argc, char** argv) {
-    Options options(argc, argv, USAGE);
+    Options options(argc, argv, USAGE.c_str());
     const uint64_t seed = uint64_t(options.integer("seed", long(DEFAULT_SEED), 0, 1000000000));
     const float scale = float(options.number("scale", INIT_SCALE, 0.001, 10));
     const bool one_run = options.given("lr") || options.given("updates");
@@ -306,17 +319,34 @@ int main(int argc, char** argv) {
     const int updates = int(options.integer("updates", 200, 1, 100000));
     const int seeds = int(options.integer("seeds", 0, 1, 100000));
     const int repetitions = int(options.integer("time", 0, 1, 1000000));
+    const long search = options.integer("search", 0, 1, 100000000);
+    const std::vector<float> scales = parse_scales(options.text("scales", DEFAULT_SCALES));
+    const unsigned cores = std::thread::hardware_concurrency();
+    const int threads = int(options.integer("threads", cores ? long(cores) : 1, 1, 256));
+    const int margin = printed(float(options.number("margin", DEFAULT_MARGIN, 0, 100)), 3);
+    const int best = int(options.integer("best", 10, 1, 100000));
     const std::string svg_dir = options.text("svg", ""), init_file = options.text("init", ""),
                       save_file = options.text("save", ""), load_file = options.text("load", "");
     options.done();
     if (options.given("svg") && svg_dir.empty()) fail("--svg needs a folder; see --help");
     if (!svg_dir.empty()) require_folder("--svg", svg_dir);
     const bool writes = !init_file.empty() || !save_file.empty();
+    const bool search_options = options.given("scales") || options.given("threads") || options.given("margin") ||
+                                options.given("best");
+    if (search_options && search == 0) fail("--scales, --threads, --margin and --best go with --search; see --help");
+    if (search > 0 && (seeds > 0 || repetitions > 0 || writes || !load_file.empty() || !svg_dir.empty() ||
+                       one_run || options.given("seed") || options.given("scale")))
+        fail("--search trains its own starts at lr 0.03 for 200 updates; it takes only --scales, --threads, "
+             "--margin and --best");
     if ((seeds > 0 || repetitions > 0) && (writes || !load_file.empty() || !svg_dir.empty()))
         fail("--seeds and --time train many runs; they do not take --init, --save, --load or --svg");
     if (!load_file.empty() && (writes || one_run))
         fail("--load reads a trained model instead of training; it does not take --init, --save, --lr or --updates");
 
+    if (search > 0) {
+        run_search(search, scales, threads, margin, best);
+        return 0;
+    }
     if (repetitions > 0) {
         time_training(repetitions, seed, scale, lr, updates);
         return 0;

@@ -14,8 +14,6 @@
 static bool explain(const Params& p, const Example& e) {
     const int T = int(e.tokens.size());
     Forward f = forward(p, e.tokens);
-    // A colour's score (logit) is z . W_out[:, colour] + bias, and z = sum_j a_j v_j,
-    // so position j adds a_j (v_j . W_out[:, colour]): weight x value x W_out.
     std::printf("Prefix: %s\n", e.text.c_str());
     std::printf("  position  token     score (q%d.k_j/2)  weight    adds to:  red     blue    black\n", T);
     float other_low = 1e30f, other_high = -1e30f, other_weight = 0.0f;
@@ -27,10 +25,7 @@ static bool explain(const Params& p, const Example& e) {
                     f.weights(0, j));
         float adds[3];
         for (int k = 0; k < 3; k++) {
-            const int c = token_id(COLOURS[k]);
-            float value_times_out = 0.0f;
-            for (int r = 0; r < D_V; r++) value_times_out += f.V(j, r) * p.W_out(r, c);
-            adds[k] = f.weights(0, j) * value_times_out;
+            adds[k] = adds_to_score(p, f, j, token_id(COLOURS[k]));  // weight x value x W_out
             std::printf(" %+7.1f", std::fabs(adds[k]) < 0.05f ? 0.0 : double(adds[k]));  // no "-0.0"
         }
         if (j == COLOUR_POS)
@@ -51,15 +46,18 @@ static bool explain(const Params& p, const Example& e) {
 }
 
 int main(int argc, char** argv) {
-    Options options(argc, argv,
-                    "usage: 15_3_Learned_Weights\n"
-                    "Trains Lab 4's model as 15_2_Lab5_Training does by default (seed 6, lr 0.03, 200 updates),\n"
-                    "then shows the row at wear for the red and black prefixes (book section 15.3).\n");
+    char usage[400];
+    std::snprintf(usage, sizeof usage,
+                  "usage: 15_3_Learned_Weights\n"
+                  "Trains Lab 4's model as 15_2_Lab5_Training does by default (seed %llu at scale %g, lr 0.03,\n"
+                  "200 updates), then shows the row at wear for the red and black prefixes (book section 15.3).\n",
+                  (unsigned long long)DEFAULT_SEED, double(INIT_SCALE));
+    Options options(argc, argv, usage);
     options.done();
 
     const Params trained = trained_model();
-    std::printf("After 200 updates at lr 0.03 from seed %llu, the row at wear (position 10):\n\n",
-                (unsigned long long)DEFAULT_SEED);
+    std::printf("After 200 updates at lr 0.03 from seed %llu (starting scale %g), the row at wear (position 10):\n\n",
+                (unsigned long long)DEFAULT_SEED, double(INIT_SCALE));
     const std::vector<Example> train = training_examples();
     bool red = explain(trained, train[0]);    // The team colour is red . So the players wear
     bool black = explain(trained, train[6]);  // The team colour is black . So the players wear

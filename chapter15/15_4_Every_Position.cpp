@@ -107,7 +107,8 @@ int main(int argc, char** argv) {
     for (const auto& r : rows) std::printf("  %-6s %-28s %-6s %d x %d\n", r.name, r.meaning, r.shape, r.m.rows, r.m.cols);
     std::printf("\n");
 
-    show_model(start, sentence, "Lab 4's model before training (seed 6):");
+    const std::string before = "Lab 4's model before training (seed " + std::to_string(DEFAULT_SEED) + "):";
+    show_model(start, sentence, before.c_str());
     show_model(trained_model(), sentence, "After 200 updates at lr 0.03:");
     return 0;
 }

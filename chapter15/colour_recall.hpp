@@ -118,11 +118,12 @@ const char* const BLOCK_NAMES[6] = {"embeddings", "W_Q", "W_K", "W_V", "W_out", 
 
 // Starting values: every entry of the embeddings and matrices normal with
 // standard deviation INIT_SCALE, from our own generator; the bias zero.
-// 0.2 keeps the scores and logits near 0, so the starting weights are about
-// 1/T and p(red) about 1/17, as in the book; seed 6 is the start whose run
-// follows the book's table most closely (chapter15/README.md, "Choosing the start").
-constexpr float INIT_SCALE = 0.2f;
-constexpr uint64_t DEFAULT_SEED = 6;
+// A small scale keeps the scores and logits near 0, so the starting weights
+// are about 1/T and p(red) about 1/17, as in the book. This seed and scale
+// are the start whose run is nearest the book's table and 15.3 figures, found
+// by 15_2_Lab5_Training --search (chapter15/README.md, "Choosing the start").
+constexpr float INIT_SCALE = 0.24f;
+constexpr uint64_t DEFAULT_SEED = 825062;
 
 inline Params random_start(uint64_t seed, int vocab = VOCAB, float init_scale = INIT_SCALE) {
     Rng rng(seed);
@@ -380,6 +381,15 @@ inline Measurement measure(const Params& p, const std::vector<Example>& train, c
     m.validation_correct = 0;
     for (const Example& e : valid) m.validation_correct += argmax(forward(p, e.tokens).probs) == e.target;
     return m;
+}
+
+// What position j adds to the score (logit) of `token` (15.3): the score is
+// z . W_out[:, token] + bias and z = sum_j a_j v_j, so position j adds
+// a_j (v_j . W_out[:, token]): weight x value x W_out.
+inline float adds_to_score(const Params& p, const Forward& f, int j, int token) {
+    float value_times_out = 0.0f;
+    for (int r = 0; r < D_V; r++) value_times_out += f.V(j, r) * p.W_out(r, token);
+    return f.weights(0, j) * value_times_out;
 }
 
 // The book's run: Adam at lr 0.03 for 200 updates from the default start.

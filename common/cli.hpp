@@ -57,6 +57,9 @@ inline bool fancy_output() {
     return isatty(1) && !(no_color && no_color[0]);
 }
 
+// A progress line on stderr, rewritten in place, only when a person watches it.
+inline bool stderr_is_terminal() { return isatty(2); }
+
 // ---------------------------------------------------------------------------
 // Options: --name, --name VALUE or --name=VALUE. Ask for each option you take,
 // then call done(), which rejects anything left over.

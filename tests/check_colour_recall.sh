@@ -64,6 +64,45 @@ read -r fast slow <<< "$later"
 slow_final=$(awk '/second run/ { on = 1 } on && $1 == 1000 && NF == 10 { print $2, $8 }' "$work/lab5.txt")
 [ "$slow_final" = "1.000 3" ] && ok "second run: 1.000 on position 5 and 3 of 3 at update 1000" || bad "second run at 1000: '$slow_final'"
 
+# The default start is the one nearest the book's run (chapter15/README.md,
+# "Choosing the start"): every row's predicted token and validation count are
+# the book's, and the table's 25 numbers are within 0.30 of the book's in all.
+# The book's table (15.2.3): update, weight on 5, largest other, p_red,
+# predicted, training loss, validation loss, validation correct.
+book_table="0 0.099 0.103 0.058 . 2.837 2.836 0
+10 0.079 0.160 0.279 blue 1.215 1.214 1
+30 0.717 0.085 0.580 red 0.607 0.641 3
+50 1.000 0.000 1.000 red 0.000 0.000 3
+200 1.000 0.000 1.000 red 0.000 0.000 3"
+distance=0
+while read -r u book_w book_other book_p book_word book_train book_valid book_correct; do
+  read -r _ w other p word train valid correct _ <<< "$(row "$u")"
+  [ "$word" = "$book_word" ] && [ "$correct" = "$book_correct" ] \
+    && ok "update $u: predicts '$word', $correct of 3, as the book's table" \
+    || bad "update $u: predicts '$word', $correct of 3; the book's table has '$book_word', $book_correct of 3"
+  distance=$(awk -v d="$distance" -v ours="$w $other $p $train $valid" -v book="$book_w $book_other $book_p $book_train $book_valid" \
+    'BEGIN { split(ours, a); split(book, b); for (i = 1; i <= 5; i++) { e = a[i] - b[i]; d += e < 0 ? -e : e }; printf "%.3f", d }')
+done <<< "$book_table"
+awk -v d="$distance" 'BEGIN { exit !(d <= 0.30) }' && ok "the table's 25 numbers are $distance from the book's in all (at most 0.30)" \
+  || bad "the table's 25 numbers are $distance from the book's in all, want at most 0.30"
+
+# ---------------------------------------------------------------------------
+# The search for the start nearest the book's run (--search): the same
+# ranking, byte for byte, on one thread as on two, and the nearest start's
+# table distance equal to the sum of the differences it prints beside the
+# book's numbers (summed here).
+search=(--search 8000 --scales 0.2,0.22 --best 5)
+"$lab5" "${search[@]}" --threads 1 > "$work/search1.txt" 2> /dev/null || bad "--search ran on 1 thread"
+"$lab5" "${search[@]}" --threads 2 > "$work/search2.txt" 2> /dev/null || bad "--search ran on 2 threads"
+cmp -s "$work/search1.txt" "$work/search2.txt" && grep -q '^The nearest start: seed' "$work/search1.txt" \
+  && ok "--search finds the same nearest starts on 1 and 2 threads" || bad "--search differs between 1 and 2 threads"
+summed=$(awk '/^Its table beside the book/ { on = 1; getline; next }
+  on && NF == 24 { for (i = 2; i <= 17; i += 3) if (i != 11) { d = $i - $(i + 2); s += d < 0 ? -d : d } }
+  on && /table distance/ { printf "%.3f", s; exit }' "$work/search1.txt")
+printed=$(sed -n 's/^  table distance //p' "$work/search1.txt")
+[ -n "$printed" ] && [ "$summed" = "$printed" ] && ok "--search's table distance is the sum of its printed differences ($printed)" \
+  || bad "--search's table distance '$printed', its printed differences sum to '$summed'"
+
 # ---------------------------------------------------------------------------
 # The parameter file: the documented format, and a round trip that gives
 # back exactly the trained model's row.
