@@ -17,7 +17,8 @@ TESTSRC  := $(sort $(wildcard tests/*.cpp))
 TESTBINS := $(patsubst %.cpp,$(BUILD)/%,$(TESTSRC))
 HEADERS  := $(wildcard common/*.hpp chapter*/*.hpp chapter*/*/*.hpp tests/*.hpp)
 
-.PHONY: all run test golden sanitize matrix bench fuzz data train-tiny clean help check-exercise
+.PHONY: all run test golden sanitize matrix bench fuzz data train-tiny clean help check-exercise handout \
+        exercises check-exercises-all gradescope
 .DEFAULT_GOAL := all
 
 all: $(PROGRAMS) $(TESTBINS)
@@ -56,9 +57,27 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	@bash tests/fuzz/run.sh $(FUZZ_SECONDS)
 
-# Grades a student's exercise against its golden: make check-exercise EX=3 SRC=student.cpp
+# Exercises (tests/grader/README.md):
+#   make check-exercise EX=20.3 SRC=student.cpp   grade one file (SEED=N replays, RESULTS=results.json)
+#   make handout [OUT=dir]                        the starters, statements and headers (default handout/)
+#   make exercises DIR=folder                     grade every exercise file in a folder
+#   make check-exercises-all                      every exercise's grader checks (.ci/run runs it)
+#   make gradescope EX=20.3 [OUT=dir]             the autograder zip to upload to Gradescope
 check-exercise:
-	@CXX="$(CXX)" CXXFLAGS="$(CXXFLAGS)" bash tests/grade_exercise.sh "$(EX)" "$(SRC)"
+	@CXX="$(CXX)" CXXFLAGS="$(CXXFLAGS)" bash tests/grader/grade.sh "$(EX)" "$(SRC)"
+
+handout:
+	@bash tests/grader/handout.sh "$(or $(OUT),handout)"
+
+exercises:
+	@CXX="$(CXX)" CXXFLAGS="$(CXXFLAGS)" bash tests/grader/exercises.sh "$(DIR)"
+
+check-exercises-all:
+	@bash tests/grader/check_all.sh
+
+# Gradescope's autograder for one exercise: make gradescope EX=20.3 [OUT=dir] (and dir.zip)
+gradescope:
+	@bash tests/grader/gradescope.sh "$(EX)" "$(OUT)"
 
 data:
 	@mkdir -p data
@@ -81,7 +100,11 @@ help:
 	@echo "make sanitize   the tests again under AddressSanitizer + UndefinedBehaviorSanitizer"
 	@echo "make matrix     the tests with g++ and clang++, each at -O0 and -O2"
 	@echo "make bench      time the programs that train"
-	@echo "make check-exercise EX=3 SRC=student.cpp   grade a chapter 20 exercise"
+	@echo "make check-exercise EX=20.3 SRC=student.cpp   grade one exercise file (SEED=N, RESULTS=file)"
+	@echo "make handout    the exercises' starters, statements and headers, in OUT=handout/"
+	@echo "make exercises DIR=folder   grade every exercise file in a folder, and say which is next"
+	@echo "make check-exercises-all    the grader's checks for every exercise (slow; .ci/run runs it)"
+	@echo "make gradescope EX=20.3     the autograder zip for Gradescope (OUT=dir)"
 	@echo "make fuzz       libFuzzer on the file loaders, FUZZ_SECONDS=60 each"
 	@echo "make data       download tiny Shakespeare into data/ (for training only)"
 	@echo "make train-tiny train the tiny Shakespeare model into chapter_tiny/shakespeare.tiny"

@@ -1,54 +1,120 @@
 #!/usr/bin/env bash
-# The exercise grader (tests/grade_exercise.sh, make check-exercise) passes the
-# reference solution, fails a wrong one with a diff, fails a program that exits
-# non-zero, reports a file that does not compile, and refuses bad EX and SRC.
+# The exercise grader (tests/grader/), shown failing what it exists to catch, on
+# exercise 20.3: the reference scores full marks; the handout's starter compiles
+# and scores below full; a program that only prints the golden text scores only
+# the printed-output test; each wrong solution in tests/grader/wrong/20.3-*
+# loses its tests; a student program that crashes, hangs or prints without end
+# loses those tests with a message and the grader goes on; results.json is
+# valid with Gradescope's fields; make exercises lists a folder; bad input is
+# one line and exit 2; a run leaves nothing behind; no solution line is in the
+# handout of any exercise. The same checks for every exercise, and random
+# seeds, are make check-exercises-all (tests/grader/check_all.sh).
 set -u
-cd "$(dirname "$0")/.."
+export LC_ALL=C
+cd "$(dirname "$0")/.." || exit 1
+. tests/grader/lib.sh
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failures=0
-grade() { bash tests/grade_exercise.sh "$@" > "$work/log" 2>&1; }
+mkdir -p "$work/tmp"
+export GRADER_CACHE=$work/cache SEED=2026 TIME_LIMIT=3
+. tests/grader/checks.sh
+untracked() { git status --porcelain --untracked-files=all 2> /dev/null | grep '^??'; }
+before=$(untracked)
+reference=$(exercise_file 20.3)
 
-# expect WHAT STATUS TEXT: the last grade exited with STATUS and printed TEXT.
-expect() {
-  if [ "$status" -eq "$2" ] && grep -qF -- "$3" "$work/log"; then echo "ok: $1"
-  else
-    echo "FAILED: $1: want status $2 and '$3', got status $status:"
-    sed 's/^/    /' "$work/log"
-    failures=$((failures + 1))
-  fi
+# The handout, for every exercise: written, then searched for solution lines.
+bash tests/grader/handout.sh "$work/handout" > "$work/handout.log" 2>&1 || failed "make handout failed" "$work/handout.log"
+check_handout_clean "$work/handout"
+for starter in "$work"/handout/*/*.cpp; do
+  (cd "$(dirname "$starter")" && g++ -std=c++17 -Wall -Wextra -Wpedantic -Werror -fsyntax-only "$(basename "$starter")") \
+    > "$work/starter.log" 2>&1 || failed "the handout's $(basename "$starter") does not build alone in its folder" "$work/starter.log"
+done
+
+check_reference 20.3
+jobs=("check_starter 20.3" "check_printer 20.3")
+for sedfile in tests/grader/wrong/20.3-*.sed; do jobs+=("check_wrong $sedfile"); done
+in_parallel "${jobs[@]}"
+
+# A student's program that misbehaves on the hidden inputs only (the book's
+# input has 5 encoder positions): the book's tests and the printed output keep
+# their points, the others lose theirs with a message, and the grader goes on.
+misbehave() {  # misbehave NAME CODE MESSAGE
+  local file=$work/$1.cpp log=$work/$1.log
+  { echo '#include <chrono>'; echo '#include <thread>'
+    sed "/\/\/ BEGIN SOLUTION/a\\    if (encoder.rows != 5) { $2 }" "$reference"; } > "$file"
+  grade 20.3 "$file" "$log"
+  if [ "$(test_score "$log" book_input)" = 2/2 ] && [ "$(test_score "$log" printed_output)" = 2/2 ] &&
+     [ "$(test_score "$log" hidden_inputs)" = 0/3 ] && grep -q "hidden_inputs .*$3" "$log" && [ "$(total_of "$log")" = 4/10 ]; then
+    ok "a program that $1 loses the hidden tests with '$3' and keeps the rest (4/10)"
+  else failed "a program that $1 should lose the hidden tests with '$3'" "$log"; fi
 }
+in_parallel "misbehave crashes 'volatile int* p = nullptr; *p = 1;' 'segmentation fault'" \
+  "misbehave hangs 'std::this_thread::sleep_for(std::chrono::hours(1));' 'still running after 3 seconds'" \
+  "misbehave floods 'for (;;) std::puts(\"all work and no play\");' 'printed more than 1000000 bytes'" \
+  "misbehave throws 'throw std::runtime_error(\"student gave up\");' 'threw an exception: student gave up'"
 
-reference=chapter20/exercises/ex4_Parameter_Count.cpp
-grade 4 "$reference"; status=$?
-expect "the reference solution passes" 0 "PASS  exercise 4"
+# A file that does not compile: every test loses its points, the compiler's message is shown.
+printf '#include "attention109.hpp"\nint main() { return undeclared_name; }\n' > "$work/broken.cpp"
+grade 20.3 "$work/broken.cpp" "$work/broken.log"
+if [ "$status" -eq 1 ] && [ "$(total_of "$work/broken.log")" = 0/10 ] && grep -q undeclared_name "$work/broken.log" &&
+   grep -q "did not compile" "$work/broken.log"; then ok "a file that does not compile scores 0/10 and shows the compiler's message"
+else failed "a file that does not compile" "$work/broken.log"; fi
 
-# A classic slip: counting W_Q and W_V but forgetting W_K.
-sed 's/(2 \* d_k + d_v) \* d_model;/(d_k + d_v) * d_model;/' "$reference" > "$work/wrong.cpp"
-cmp -s "$reference" "$work/wrong.cpp" && { echo "FAILED: the wrong solution is not wrong"; exit 1; }
-grade 4 "$work/wrong.cpp"; status=$?
-expect "a wrong solution fails" 1 "FAIL  exercise 4"
-expect "a wrong solution shows the expected line" 1 "-  (2 * d_k + d_v) * d_model = 98,304 per head"
-expect "a wrong solution shows its own line" 1 "+  (2 * d_k + d_v) * d_model = 65,536 per head"
+# results.json: valid, with the fields Gradescope reads, for a pass and a fail.
+RESULTS=$work/pass.json TMPDIR=$work/tmp bash tests/grader/grade.sh 20.3 "$reference" > /dev/null 2>&1
+RESULTS=$work/fail.json TMPDIR=$work/tmp bash tests/grader/grade.sh 20.3 "$work/crashes.cpp" > /dev/null 2>&1
+tool=$GRADER_CACHE/gradetool
+for json in pass fail; do
+  if "$tool" check-json "$work/$json.json" > "$work/json.log" 2>&1; then ok "results.json of a $json is valid and has Gradescope's fields"
+  else failed "results.json of a $json" "$work/json.log"; fi
+done
+grep -q '"score": 10,' "$work/pass.json" && grep -q '"score": 4,' "$work/fail.json" && grep -q '"status": "failed"' "$work/fail.json" &&
+  ok "results.json's scores are 10 and 4, with failed tests marked failed" || failed "results.json's scores" "$work/fail.json"
+head -c 200 "$work/pass.json" > "$work/cut.json"
+"$tool" check-json "$work/cut.json" > /dev/null 2>&1 && failed "check-json accepts a truncated results.json" || ok "check-json refuses a truncated results.json"
+sed 's/"max_score"/"maximum"/' "$work/pass.json" > "$work/renamed.json"
+"$tool" check-json "$work/renamed.json" > /dev/null 2>&1 && failed "check-json accepts a test without max_score" || ok "check-json refuses a test without max_score"
 
-printf 'int main() { return 3; }\n' > "$work/exits.cpp"
-grade 4 "$work/exits.cpp"; status=$?
-expect "a program that exits non-zero fails" 1 "exited with status 3"
+# The same seed draws the same hidden inputs: a replay prints the same report.
+grade 20.3 "$work/printer/20.3/$(basename "$reference")" "$work/replay.log"
+cmp -s "$work/printer.20.3" "$work/replay.log" && ok "SEED=2026 replays the same report" || failed "SEED=2026 should replay the same report" "$work/replay.log"
 
-printf 'int main() { return undeclared_name; }\n' > "$work/broken.cpp"
-grade 4 "$work/broken.cpp"; status=$?
-expect "a file that does not compile is reported" 1 "did not compile: $work/broken.cpp"
-expect "the compiler's message is shown" 1 "undeclared_name"
+# make exercises: a folder with the reference done and nothing else.
+mkdir -p "$work/learner/20.3"
+cp "$reference" "$work/learner/20.3/"
+TMPDIR=$work/tmp bash tests/grader/exercises.sh "$work/learner" > "$work/learner.log" 2>&1
+grep -qE '^  20\.3 +ex3_Cross_Attention\.cpp +10/10 points +done' "$work/learner.log" && grep -q "1 of 1 exercises done" "$work/learner.log" &&
+  ok "make exercises lists 20.3 as done, 10/10" || failed "make exercises on a folder with 20.3 done" "$work/learner.log"
+cp "$work/starter/20.3/$(basename "$reference")" "$work/learner/20.3/"
+TMPDIR=$work/tmp bash tests/grader/exercises.sh "$work/learner" > "$work/learner.log" 2>&1
+grep -q "^Next: exercise 20.3" "$work/learner.log" && ok "make exercises names 20.3 as the next to do" || failed "make exercises on a starter" "$work/learner.log"
 
-grade "" "$reference"; status=$?
-expect "a missing EX is a usage error" 2 "EX is missing"
-grade 4; status=$?
-expect "a missing SRC is a usage error" 2 "SRC is missing"
-grade 9 "$reference"; status=$?
-expect "an exercise that does not exist is a usage error" 2 "there is no exercise 9"
-grade three "$reference"; status=$?
-expect "a word for EX is a usage error" 2 "EX must be an exercise number"
-grade 4 "$work/no_such_file.cpp"; status=$?
-expect "a missing file is a usage error" 2 "cannot read SRC"
+# Bad input: one line on stderr, exit 2.
+bad() {  # bad WHAT TEXT ARGS...
+  local what=$1 text=$2
+  shift 2
+  TMPDIR=$work/tmp bash tests/grader/grade.sh "$@" > "$work/bad.out" 2> "$work/bad.err"
+  local s=$?
+  if [ "$s" -eq 2 ] && [ ! -s "$work/bad.out" ] && [ "$(wc -l < "$work/bad.err")" -eq 1 ] && grep -qF -- "$text" "$work/bad.err"; then ok "bad input: $what"
+  else failed "bad input: $what: want exit 2 and one line with '$text', got $s" "$work/bad.err"; fi
+}
+bad "an unknown EX" "there is no exercise '20.9'" 20.9 "$reference"
+bad "a word for EX" "there is no exercise 'three'" three "$reference"
+bad "no EX" "EX is missing" "" "$reference"
+bad "no SRC" "SRC is missing" 20.3
+bad "a missing SRC" "cannot read SRC '$work/nothing.cpp': no such file" 20.3 "$work/nothing.cpp"
+bad "a folder as SRC" "is a folder" 20.3 "$work"
+SEED=x bad "a word for SEED" "SEED must be a whole number" 20.3 "$reference"
+touch "$work/locked.cpp" && chmod 000 "$work/locked.cpp"
+if [ -r "$work/locked.cpp" ]; then echo "skipped: an unreadable SRC (running as root, every file is readable)"
+else bad "an unreadable SRC" "cannot read SRC" 20.3 "$work/locked.cpp"; fi
+grade 3 "$reference" "$work/three.log"
+[ "$status" -eq 0 ] && grep -q "^Exercise 20.3 " "$work/three.log" && ok "EX=3 still means exercise 20.3" || failed "EX=3 should mean 20.3" "$work/three.log"
 
-[ "$failures" -eq 0 ]
+# A grading run leaves nothing behind: not in the repository, not in its TMPDIR.
+[ "$(untracked)" = "$before" ] && ok "no new file in the repository" || failed "the checks left files in the repository: $(untracked | head -n 5)"
+[ -z "$(ls -A "$work/tmp")" ] && ok "every grading run removed its temporary folder" || failed "left in TMPDIR: $(ls -A "$work/tmp" | head -n 5)"
+
+total_failed=$(( failures ))
+echo "grader checks: $total_failed failed"
+[ "$total_failed" -eq 0 ]

@@ -64,25 +64,18 @@ struct Attention {
     Matrix out;      // (queries x d_v): one output vector per query position
 };
 
-// Q/K/V attention, as in listing 109: project, score, softmax each row, blend
-// the values. Queries come from X_q, keys and values from X_kv: the same
-// sequence for self-attention, two sequences for cross-attention (20.7). Each W
-// is stored one row per output component, as in the listing, so a projection
-// is X W^T. No 1/sqrt(d_k) scaling, as in the listing.
-inline Attention attention(const Matrix& X_q, const Matrix& X_kv, const Matrix& WQ, const Matrix& WK,
-                           const Matrix& WV) {
+// Self-attention, as in listing 109: one sequence X supplies the queries, the
+// keys and the values; project, score, softmax each row, blend the values.
+// Each W is stored one row per output component, as in the listing, so a
+// projection is X W^T. No 1/sqrt(d_k) scaling, as in the listing.
+inline Attention self_attention(const Matrix& X, const Matrix& WQ, const Matrix& WK, const Matrix& WV) {
     Attention a;
-    a.Q = matmul(X_q, transpose(WQ));
-    a.K = matmul(X_kv, transpose(WK));
-    a.V = matmul(X_kv, transpose(WV));
+    a.Q = matmul(X, transpose(WQ));
+    a.K = matmul(X, transpose(WK));
+    a.V = matmul(X, transpose(WV));
     a.weights = softmax_rows(matmul(a.Q, transpose(a.K)));
     a.out = matmul(a.weights, a.V);
     return a;
-}
-
-// Self-attention: one sequence supplies the queries, the keys and the values.
-inline Attention self_attention(const Matrix& X, const Matrix& WQ, const Matrix& WK, const Matrix& WV) {
-    return attention(X, X, WQ, WK, WV);
 }
 
 // A weight matrix as listing 109 prints it: words across the top, "%.3f " cells.

@@ -1,9 +1,21 @@
 // ex1_Identity_Projections.cpp: with identity projections, Q/K/V attention is raw dot-product attention.
 // Book section: 20.9 (exercise 1)
+// Exercise: 20.1
 //
 // With W_Q = W_K = W_V = I every query, key and value is the word's own
 // embedding, so the attention function should reduce to chapter 19's
 // attention: score = x_i . x_j, then blend the x_j. We compute it both ways.
+//
+// You write:
+//   Matrix identity(int n);
+//     the (n x n) identity matrix.
+//   Attention raw_dot_product_attention(const Matrix& X);
+//     chapter 19's attention over the rows of X (n x d), with no projections:
+//     weights (n x n), row i the softmax of x_i . x_j over every j, and out
+//     (n x d), row i the blend of the rows x_j by row i's weights. Only the
+//     weights and out fields are read. Use dot and softmax from matrix.hpp.
+// The grader calls both on random sizes and random sequences; main prints the
+// lesson, which checks that the two computations agree.
 #include <cmath>
 #include <cstdio>
 
@@ -11,17 +23,21 @@
 
 // The (n x n) identity. Q and K must match, so d_k = d_v = d_model here.
 static Matrix identity(int n) {
+    // BEGIN SOLUTION
     Matrix I(n, n);
     for (int i = 0; i < n; i++) I(i, i) = 1.0f;
     return I;
+    // STUB: return Matrix(n, n);  // zeros, so that main still runs
+    // END SOLUTION
 }
 
 // Chapter 19's attention with every position as a query: each embedding is
 // scored against every embedding, and the same embeddings are blended.
 static Attention raw_dot_product_attention(const Matrix& X) {
     Attention a;
-    a.weights = Matrix(X.rows, X.rows);  // (SL x SL)
-    a.out = Matrix(X.rows, X.cols);      // (SL x DM): the blend of raw embeddings
+    a.weights = Matrix(X.rows, X.rows);  // (n x n)
+    a.out = Matrix(X.rows, X.cols);      // (n x d): the blend of raw embeddings
+    // BEGIN SOLUTION
     for (int i = 0; i < X.rows; i++) {
         for (int j = 0; j < X.rows; j++) a.weights(i, j) = dot(X.row(i), X.row(j), X.cols);
         softmax(a.weights.row(i), X.rows);
@@ -31,6 +47,7 @@ static Attention raw_dot_product_attention(const Matrix& X) {
             a.out(i, k) = blend;
         }
     }
+    // END SOLUTION
     return a;
 }
 

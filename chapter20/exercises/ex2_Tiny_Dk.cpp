@@ -1,10 +1,23 @@
 // ex2_Tiny_Dk.cpp: with d_k = 1, every query prefers the largest key or the smallest.
 // Book section: 20.9 (exercise 2)
+// Exercise: 20.2
 //
 // With one number per query and per key, query i's score for key j is q_i * k_j.
 // Softmax keeps order, so a row's weights rise with k_j when q_i > 0, fall
 // when q_i < 0, and are uniform when q_i = 0: only the two extreme keys can
 // ever be a query's favourite.
+//
+// You write:
+//   Matrix one_number_weights(const std::vector<float>& queries, const std::vector<float>& keys);
+//     attention weights with d_k = 1: (queries.size() x keys.size()), row i
+//     the softmax over j of the scores queries[i] * keys[j].
+//   Trend trend(const std::vector<float>& w);
+//     RISING if every entry of w is larger than the one before, FALLING if
+//     every entry is smaller, FLAT if all are equal, MIXED otherwise (a w of
+//     one entry is RISING, as every entry after the first is larger).
+// The grader calls both on random one-number queries and keys of random
+// lengths, and checks that every row is monotone in the key; main prints the
+// lesson.
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -16,8 +29,22 @@ constexpr int D_K1 = 1;  // the query and key size under study
 enum Trend { RISING, FALLING, FLAT, MIXED };
 static const char* const TREND_NAMES[] = {"rising", "falling", "flat", "mixed"};
 
+// Attention weights when each query and each key is a single number.
+static Matrix one_number_weights(const std::vector<float>& queries, const std::vector<float>& keys) {
+    // BEGIN SOLUTION
+    Matrix weights(int(queries.size()), int(keys.size()));  // (queries x keys)
+    for (int i = 0; i < weights.rows; i++) {
+        for (int j = 0; j < weights.cols; j++) weights(i, j) = queries[i] * keys[j];
+        softmax(weights.row(i), weights.cols);
+    }
+    return weights;
+    // STUB: return Matrix(int(queries.size()), int(keys.size()));  // zeros, so that main still runs
+    // END SOLUTION
+}
+
 // How a row's weights move along the keys taken smallest first.
 static Trend trend(const std::vector<float>& w) {
+    // BEGIN SOLUTION
     bool up = true, down = true, same = true;
     for (size_t j = 1; j < w.size(); j++) {
         up = up && w[j] > w[j - 1];
@@ -25,6 +52,9 @@ static Trend trend(const std::vector<float>& w) {
         same = same && w[j] == w[j - 1];
     }
     return up ? RISING : down ? FALLING : same ? FLAT : MIXED;
+    // STUB: (void)w;
+    // STUB: return MIXED;
+    // END SOLUTION
 }
 
 // The key a row weights most, or -1 when several tie for the top.
@@ -46,6 +76,9 @@ int main() {
     // (1 x DM): the key is each word's first component.
     Matrix W_K(D_K1, DM, {+1.00f, +0.00f, +0.00f, +0.00f});
     Attention a = self_attention(X, W_Q, W_K, WV_109());  // a.Q and a.K are (SL x 1)
+    // One number per position: the queries and the keys as plain lists.
+    const std::vector<float> queries = a.Q.data, keys = a.K.data;
+    Matrix weights = one_number_weights(queries, keys);  // (SL x SL)
 
     // The keys in increasing order: every row is read along this order.
     std::vector<int> order;
@@ -65,13 +98,13 @@ int main() {
     std::vector<bool> row_favourite(SL, false);  // some query's favourite
     for (int i = 0; i < SL; i++) {
         std::vector<float> along;
-        for (int j : order) along.push_back(a.weights(i, j));
+        for (int j : order) along.push_back(weights(i, j));
         Trend t = trend(along);
         monotone += t != MIXED;
-        int best = favourite(a.weights.row(i), SL);
+        int best = favourite(weights.row(i), SL);
 
         std::printf("  %-4s q=%+.3f  ", words[i].c_str(), a.Q(i, 0));
-        for (int j : order) std::printf(" %s=%.3f", words[j].c_str(), a.weights(i, j));
+        for (int j : order) std::printf(" %s=%.3f", words[j].c_str(), weights(i, j));
         std::string prefers = best < 0         ? "no key (uniform)"
                               : best == largest  ? words[best] + " (the largest key)"
                               : best == smallest ? words[best] + " (the smallest key)"
@@ -89,10 +122,8 @@ int main() {
     constexpr float Q_STEP = 0.5f;
     std::vector<bool> ever_favourite(SL, false);
     for (int s = -STEPS; s <= STEPS; s++) {
-        float w[SL];
-        for (int j = 0; j < SL; j++) w[j] = (s * Q_STEP) * a.K(j, 0);
-        softmax(w, SL);
-        int best = favourite(w, SL);
+        Matrix w = one_number_weights({s * Q_STEP}, keys);  // (1 x SL)
+        int best = favourite(w.row(0), SL);
         if (best >= 0) ever_favourite[best] = true;
     }
     std::printf("Sweeping q from %+.1f to %+.1f in steps of %.1f, favourites:", -STEPS * Q_STEP, STEPS * Q_STEP,

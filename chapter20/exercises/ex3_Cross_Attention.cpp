@@ -1,9 +1,23 @@
 // ex3_Cross_Attention.cpp: 3 decoder positions attend over 5 encoder positions.
 // Book section: 20.9 (exercise 3)
+// Exercise: 20.3
 //
 // Cross-attention is listing 109's function with the queries taken from one
 // sequence and the keys and values from another (20.7). The weight matrix is
 // then (decoder x encoder), 3 x 5, and there is one output per decoder position.
+//
+// You write:
+//   Attention cross_attention(const Matrix& decoder, const Matrix& encoder,
+//                             const Matrix& W_Q, const Matrix& W_K, const Matrix& W_V);
+// decoder is (n_dec x d_model) and encoder (n_enc x d_model). W_Q and W_K are
+// (d_k x d_model), W_V is (d_v x d_model), stored one row per output component
+// as in listing 109, so a projection is X W^T. Fill all five fields of the
+// Attention (attention109.hpp): Q from the decoder, K and V from the encoder,
+// weights (n_dec x n_enc) with row i the softmax of query i's dot products with
+// every key (no 1/sqrt(d_k), as in listing 109), and out (n_dec x d_v), row i
+// the blend of the values by row i's weights. matrix.hpp has matmul,
+// transpose and softmax_rows. The grader calls it on this file's sentences and
+// on random sequences of random sizes; main prints the lesson.
 #include <cmath>
 #include <cstdio>
 #include <initializer_list>
@@ -17,6 +31,21 @@ static Matrix append_row(Matrix A, std::initializer_list<float> row) {
     A.data.insert(A.data.end(), row);
     A.rows++;
     return A;
+}
+
+static Attention cross_attention(const Matrix& decoder, const Matrix& encoder, const Matrix& W_Q,
+                                 const Matrix& W_K, const Matrix& W_V) {
+    // BEGIN SOLUTION
+    Attention a;
+    a.Q = matmul(decoder, transpose(W_Q));                   // (n_dec x d_k): the decoder asks
+    a.K = matmul(encoder, transpose(W_K));                   // (n_enc x d_k): the encoder offers
+    a.V = matmul(encoder, transpose(W_V));                   // (n_enc x d_v): and supplies
+    a.weights = softmax_rows(matmul(a.Q, transpose(a.K)));  // (n_dec x n_enc)
+    a.out = matmul(a.weights, a.V);                          // (n_dec x d_v)
+    return a;
+    // STUB: (void)decoder, (void)encoder, (void)W_Q, (void)W_K, (void)W_V;
+    // STUB: return Attention{};
+    // END SOLUTION
 }
 
 int main() {
@@ -33,7 +62,7 @@ int main() {
     const std::vector<std::string> decoder_words = {"le", "chat", "assis"};
 
     // Queries from the decoder; keys and values from the encoder; listing 109's projections.
-    Attention cross = attention(decoder, encoder, WQ_109(), WK_109(), WV_109());
+    Attention cross = cross_attention(decoder, encoder, WQ_109(), WK_109(), WV_109());
 
     std::printf("Cross-attention: %d decoder positions attend over %d encoder positions\n", decoder.rows,
                 encoder.rows);

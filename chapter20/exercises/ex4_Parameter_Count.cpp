@@ -1,10 +1,21 @@
 // ex4_Parameter_Count.cpp: Q/K/V attention's weights against a fully connected layer's.
 // Book section: 20.9 (exercise 4)
+// Exercise: 20.4
 //
 // Attention at transformer scale, d_model = 512 and d_k = d_v = 64 (20.6), set
 // against a fully connected layer with "the same input and output size". That
 // phrase has two readings, one head's (512 -> 64) and the whole layer's
 // (512 -> 512), so we count both.
+//
+// You write:
+//   long long attention_weights(long long d_model, long long d_k, long long d_v);
+//     the weights of one Q/K/V attention head: W_Q and W_K are (d_k x d_model),
+//     W_V is (d_v x d_model); no biases.
+//   long long dense_weights(long long in, long long out, bool with_biases);
+//     the parameters of a fully connected layer from `in` inputs to `out`
+//     outputs: its weight matrix, and with_biases adds one bias per output.
+// The grader calls both on the book's sizes and on random sizes up to 100000;
+// main prints the lesson.
 #include <cstdio>
 #include <string>
 
@@ -34,15 +45,28 @@ static std::string with_commas(long long n) {
 
 // One head's three projections, W_Q and W_K (d_k x d_model) and W_V (d_v x d_model).
 static long long attention_weights(long long d_model, long long d_k, long long d_v) {
+    // BEGIN SOLUTION
     return (2 * d_k + d_v) * d_model;
+    // STUB: (void)d_model, (void)d_k, (void)d_v;
+    // STUB: return 0;
+    // END SOLUTION
 }
 
-// A fully connected layer in -> out: a weight matrix and one bias per output.
+// A fully connected layer in -> out: a weight matrix, and one bias per output.
+static long long dense_weights(long long in, long long out, bool with_biases) {
+    // BEGIN SOLUTION
+    return in * out + (with_biases ? out : 0);
+    // STUB: (void)in, (void)out, (void)with_biases;
+    // STUB: return 0;
+    // END SOLUTION
+}
+
+// A fully connected layer in -> out, against one attention head.
 static void print_dense(const char* reading, long long in, long long out, long long attention) {
-    long long weights = in * out;
+    long long weights = dense_weights(in, out, false);
     std::printf("  %s: %lld -> %lld\n", reading, in, out);
     std::printf("    weights %lld x %lld = %s, with biases %s\n", in, out, with_commas(weights).c_str(),
-                with_commas(weights + out).c_str());
+                with_commas(dense_weights(in, out, true)).c_str());
     std::printf("    one attention head has %.3g times as many weights (%s against %s)\n",
                 double(attention) / double(weights), with_commas(attention).c_str(),
                 with_commas(weights).c_str());

@@ -1,11 +1,24 @@
 // ex5_Backward_WQ.cpp: the gradient of a loss with respect to W_Q, by the chain rule.
 // Book section: 20.9 (exercise 5)
+// Exercise: 20.5
 //
 // The loss is listing 109's outputs weighted by a fixed vector c and summed.
 // Its gradient flows back through the blend of the values, through each row's
 // softmax, through the dot products of queries and keys, and into the query
 // projection. We check every element against central finite differences and
 // exit with status 1 if any disagrees: this program is the gradient's test.
+//
+// You write:
+//   Matrix backward_W_Q(const Attention& a, const Matrix& X, const Matrix& d_out);
+//     a is self_attention(X, W_Q, W_K, W_V) (attention109.hpp), which keeps Q,
+//     K, V and the weights; X is (n x d_model); d_out (n x d_v) is the
+//     gradient of the loss with respect to a.out. Return d loss / d W_Q,
+//     (d_k x d_model), the shape of W_Q: back through out = weights V, through
+//     each row's softmax, through scores = Q K^T (no 1/sqrt(d_k)), and through
+//     Q = X W_Q^T. Only the path through the queries counts: W_K and W_V are
+//     held fixed.
+// The grader checks it against central finite differences on random inputs of
+// random sizes; main prints the lesson.
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -42,6 +55,7 @@ static Matrix loss_backward(int positions) {
     return d_out;
 }
 
+// BEGIN SOLUTION
 // out = weights V  ->  d weights = d_out V^T
 static Matrix blend_backward(const Matrix& d_out, const Matrix& V) { return matmul(d_out, transpose(V)); }
 
@@ -62,6 +76,19 @@ static Matrix scores_backward_Q(const Matrix& d_scores, const Matrix& K) { retur
 
 // Q = X W_Q^T  ->  d W_Q = d Q^T X
 static Matrix projection_backward(const Matrix& d_Q, const Matrix& X) { return matmul(transpose(d_Q), X); }
+// END SOLUTION
+
+// d loss / d W_Q from the forward pass a (of X) and the gradient d_out at its outputs.
+static Matrix backward_W_Q(const Attention& a, const Matrix& X, const Matrix& d_out) {
+    // BEGIN SOLUTION
+    Matrix d_weights = blend_backward(d_out, a.V);             // (n x n)
+    Matrix d_scores = softmax_backward(d_weights, a.weights);  // (n x n)
+    Matrix d_Q = scores_backward_Q(d_scores, a.K);             // (n x d_k)
+    return projection_backward(d_Q, X);                        // (d_k x d_model), the shape of W_Q
+    // STUB: (void)d_out;
+    // STUB: return Matrix(a.Q.cols, X.cols);  // zeros of W_Q's shape, so that main still runs
+    // END SOLUTION
+}
 
 // ---------------------------------------------------------------------------
 // The same loss again, written out in double, for the finite differences: a
@@ -116,12 +143,9 @@ int main() {
     Attention a = self_attention(X, WQ, WK, WV);
     float loss = loss_of(a.out);
 
-    // Backward, step by step.
-    Matrix d_out = loss_backward(SL);                          // (SL x DV)
-    Matrix d_weights = blend_backward(d_out, a.V);             // (SL x SL)
-    Matrix d_scores = softmax_backward(d_weights, a.weights);  // (SL x SL)
-    Matrix d_Q = scores_backward_Q(d_scores, a.K);             // (SL x DK)
-    Matrix d_WQ = projection_backward(d_Q, X);                 // (DK x DM), the shape of W_Q
+    // Backward, from the loss to W_Q.
+    Matrix d_out = loss_backward(SL);          // (SL x DV)
+    Matrix d_WQ = backward_W_Q(a, X, d_out);  // (DK x DM), the shape of W_Q
 
     std::printf("Backward pass for W_Q through listing 109's attention\n\n");
     std::printf("loss = sum over positions i of out_i . c, c = [%+.1f, %+.1f, %+.1f]\n", C[0], C[1], C[2]);

@@ -1,0 +1,106 @@
+// tests/grader/20.2.cpp: the tests of exercise 20.2 (chapter20/exercises/ex2_Tiny_Dk.cpp).
+// The student writes one_number_weights(queries, keys) and trend(w).
+#include "grader.hpp"
+
+#define main lesson_main
+#include STUDENT_SOURCE
+#undef main
+
+#include <algorithm>
+
+using grader::Test;
+
+constexpr int CASES = 6;                    // random problems per hidden test
+
+// Random one-number queries and keys, one query exactly 0 (a flat row).
+static void random_problem(Test& t, std::vector<float>& queries, std::vector<float>& keys) {
+    queries = t.vector(t.size(1, 6), -3.0f, 3.0f);
+    keys = t.vector(t.size(1, 8), -3.0f, 3.0f);
+    queries[size_t(t.size(0, int(queries.size()) - 1))] = 0.0f;
+}
+
+// The lesson's queries and keys: listing 109's sentence through its 1 x 4 W_Q and W_K.
+static void book_problem(std::vector<float>& queries, std::vector<float>& keys) {
+    Matrix X = sentence_109();
+    queries = matmul(X, transpose(Matrix(1, DM, {+0.20f, -1.00f, +0.00f, +1.00f}))).data;
+    keys = matmul(X, transpose(Matrix(1, DM, {+1.00f, +0.00f, +0.00f, +0.00f}))).data;
+}
+
+static void book_input(Test& t) {
+    std::vector<float> queries, keys;
+    book_problem(queries, keys);
+    t.numbers("weights", one_number_weights(queries, keys));
+}
+
+static void hidden_inputs(Test& t) {
+    for (int c = 1; c <= CASES; c++) {
+        std::vector<float> queries, keys;
+        random_problem(t, queries, keys);
+        t.numbers("case" + std::to_string(c) + ".weights", one_number_weights(queries, keys));
+    }
+}
+
+static void rows_sum_to_one(Test& t) {
+    for (int c = 0; c <= CASES; c++) {
+        std::vector<float> queries, keys;
+        if (c == 0) book_problem(queries, keys);
+        else random_problem(t, queries, keys);
+        t.expect_softmax_rows(one_number_weights(queries, keys), int(queries.size()), int(keys.size()));
+    }
+}
+
+// With d_k = 1 each row, read along the keys from smallest to largest, never
+// falls when q > 0, never rises when q < 0, and is flat when q = 0.
+static void monotone_in_the_key(Test& t) {
+    for (int c = 0; c <= CASES; c++) {
+        std::vector<float> queries, keys;
+        if (c == 0) book_problem(queries, keys);
+        else random_problem(t, queries, keys);
+        Matrix w = one_number_weights(queries, keys);
+        t.expect_softmax_rows(w, int(queries.size()), int(keys.size()));
+        std::vector<int> order(keys.size());
+        for (size_t j = 0; j < order.size(); j++) order[j] = int(j);
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return keys[size_t(a)] < keys[size_t(b)]; });
+        for (int i = 0; i < w.rows; i++) {
+            float q = queries[size_t(i)];
+            for (size_t s = 1; s < order.size(); s++) {
+                float before = w(i, order[s - 1]), after = w(i, order[s]);
+                bool ok = q > 0 ? after >= before : q < 0 ? after <= before : after == before;
+                t.expect(ok, "with q = %g the weight %s from %g (key %g) to %g (key %g)", double(q),
+                         q == 0 ? "changes" : q > 0 ? "falls" : "rises", double(before), double(keys[size_t(order[s - 1])]),
+                         double(after), double(keys[size_t(order[s])]));
+            }
+        }
+    }
+}
+
+// trend() on rising, falling, flat and mixed lists, and random ones.
+static void trend_classification(Test& t) {
+    std::vector<int> trends;
+    std::vector<std::vector<float>> lists = {{1, 2, 3}, {3, 2, 1}, {2, 2, 2}, {1, 3, 2}, {1, 1, 2}, {5}};
+    for (int c = 0; c < 4 * CASES; c++) {
+        std::vector<float> w = t.vector(t.size(2, 6), 0, 1);
+        int kind = t.size(0, 3);  // sorted up, sorted down, all equal, as drawn
+        if (kind == 0) std::sort(w.begin(), w.end());
+        if (kind == 1) std::sort(w.rbegin(), w.rend());
+        if (kind == 2) std::fill(w.begin(), w.end(), w[0]);
+        lists.push_back(w);
+    }
+    for (const std::vector<float>& w : lists) trends.push_back(int(trend(w)));
+    t.numbers("trends", trends);
+}
+
+int main(int argc, char** argv) {
+    return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
+        grader::compare("book_input", 2, 1e-4, book_input,
+                        "with d_k = 1 the score of query i for key j is one product, queries[i] * keys[j]"),
+        grader::compare("hidden_inputs", 2, 1e-4, hidden_inputs,
+                        "random lengths: one row per query, one column per key, each row its own softmax"),
+        grader::property("rows_sum_to_one", 1, rows_sum_to_one, "softmax each row of scores (softmax from matrix.hpp)"),
+        grader::property("monotone_in_the_key", 2, monotone_in_the_key,
+                         "each score must be the product of one query and one key, so it grows or shrinks with the key"),
+        grader::compare("trend_classification", 1, 0, trend_classification,
+                        "compare each entry with the one before: all larger, all smaller, all equal, or none of these"),
+        grader::printed_output(2, "run your program and compare its lines with the lesson's"),
+    });
+}

@@ -1,0 +1,82 @@
+// tests/grader/20.6.cpp: the tests of exercise 20.6 (chapter20/exercises/ex6_Self_Weights.cpp).
+// The student writes strongest(weights, i), mostly_self(weights, mostly) and largest_self_weight(weights).
+#include "grader.hpp"
+
+#define main lesson_main
+#include STUDENT_SOURCE
+#undef main
+
+using grader::Test;
+
+constexpr int CASES = 8;  // random weight matrices per hidden test
+
+// A random (n x n) weight matrix: each row a softmax of random scores, the
+// diagonal raised by a random amount so that some rows keep most for themselves.
+static Matrix random_weights(Test& t) {
+    int n = t.size(1, 8);
+    Matrix scores = t.matrix(n, n, -2.0f, 2.0f);
+    for (int i = 0; i < n; i++) scores(i, i) += t.uniform(0.0f, 4.0f);
+    return softmax_rows(scores);
+}
+static Matrix book_weights() { return self_attention(sentence_109(), WQ_109(), WK_109(), WV_109()).weights; }
+
+// Everything the three functions say about one matrix, as whole numbers.
+static void report(Test& t, const std::string& name, const Matrix& W, float mostly) {
+    std::vector<int> best;
+    for (int i = 0; i < W.rows; i++) best.push_back(strongest(W, i));
+    t.numbers(name + ".strongest", best);
+    t.numbers(name + ".mostly_self", mostly_self(W, mostly));
+    t.numbers(name + ".largest_self_weight", std::vector<int>{largest_self_weight(W)});
+}
+
+static void book_input(Test& t) { report(t, "listing109", book_weights(), MOSTLY); }
+
+static void hidden_inputs(Test& t) {
+    for (int c = 1; c <= CASES; c++) {
+        Matrix W = random_weights(t);
+        report(t, "case" + std::to_string(c), W, t.uniform(0.3f, 0.7f));
+    }
+}
+
+// What each answer means, checked against the matrix itself.
+static void answers_fit_the_matrix(Test& t) {
+    for (int c = 0; c <= CASES; c++) {
+        Matrix W = c == 0 ? book_weights() : random_weights(t);
+        float mostly = c == 0 ? MOSTLY : t.uniform(0.3f, 0.7f);
+        int n = W.rows;
+        for (int i = 0; i < n; i++) {
+            int b = strongest(W, i);
+            t.expect(b >= 0 && b < n, "strongest(weights, %d) = %d is not a column of a %d x %d matrix", i, b, n, n);
+            for (int j = 0; j < n; j++)
+                t.expect(W(i, j) <= W(i, b), "strongest(weights, %d) = %d, but weights(%d, %d) = %.4f is larger than %.4f",
+                         i, b, i, j, double(W(i, j)), double(W(i, b)));
+        }
+        std::vector<int> selves = mostly_self(W, mostly);
+        size_t next = 0;
+        for (int i = 0; i < n; i++) {
+            bool listed = next < selves.size() && selves[next] == i;
+            t.expect(listed == (W(i, i) > mostly), "position %d has self-weight %.4f and mostly = %.2f, but it is %s",
+                     i, double(W(i, i)), double(mostly), listed ? "listed" : "not listed (in increasing order)");
+            next += listed;
+        }
+        t.expect(next == selves.size(), "mostly_self lists %zu positions, not all of them in increasing order from 0 to %d",
+                 selves.size(), n - 1);
+        int largest = largest_self_weight(W);
+        t.expect(largest >= 0 && largest < n, "largest_self_weight = %d is not a position of %d", largest, n);
+        for (int i = 0; i < n; i++)
+            t.expect(W(i, i) <= W(largest, largest), "largest_self_weight = %d (%.4f), but position %d has %.4f", largest,
+                     double(W(largest, largest)), i, double(W(i, i)));
+    }
+}
+
+int main(int argc, char** argv) {
+    return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
+        grader::compare("book_input", 2, 0, book_input,
+                        "a self-weight is the diagonal entry weights(i, i); a row's strongest key is its largest entry"),
+        grader::compare("hidden_inputs", 3, 0, hidden_inputs,
+                        "random sizes and thresholds: use weights.rows and the `mostly` you are given, not SL or 0.5"),
+        grader::property("answers_fit_the_matrix", 3, answers_fit_the_matrix,
+                         "row i is query i: read along a row (weights(i, j) for every j), not down a column"),
+        grader::printed_output(2, "run your program and compare its lines with the lesson's"),
+    });
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# make check-exercises-all: the checks of tests/check_grader.sh for every
+# exercise found (chapter*/exercises/*.cpp with an "// Exercise:" line):
+# the reference scores full marks, the handout's starter compiles and scores
+# below full, a program that only prints the golden text scores at most the
+# printed-output test's points, every wrong solution in tests/grader/wrong/
+# loses the tests it names, and no solution line is in the handout. The seed
+# is random unless SEED is given; it is printed, so a failure can be replayed.
+set -u
+export LC_ALL=C
+cd "$(dirname "$0")/../.." || exit 1
+. tests/grader/lib.sh
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/tmp"
+export SEED=${SEED:-$(( (RANDOM << 15 | RANDOM) % 1000000000 ))}
+export GRADER_CACHE=$work/cache TIME_LIMIT=${TIME_LIMIT:-10}
+. tests/grader/checks.sh
+echo "check-exercises-all: seed $SEED (SEED=$SEED make check-exercises-all replays it)"
+
+bash tests/grader/handout.sh "$work/handout" > "$work/handout.log" 2>&1 || failed "make handout failed" "$work/handout.log"
+check_handout_clean "$work/handout"
+
+ids=$(exercise_table | cut -f1)
+[ -n "$ids" ] || failed "no exercises found"
+jobs=()
+for id in $ids; do
+  [ -f "tests/grader/$id.cpp" ] || { failed "exercise $id has no tests file tests/grader/$id.cpp"; continue; }
+  jobs+=("check_reference $id")
+done
+in_parallel "${jobs[@]}"
+jobs=()
+for id in $ids; do
+  [ -f "$work/list.$id" ] || continue
+  jobs+=("check_starter $id" "check_printer $id")
+  wrongs=0
+  for sedfile in tests/grader/wrong/"$id"-*.sed; do
+    [ -f "$sedfile" ] || continue
+    jobs+=("check_wrong $sedfile")
+    wrongs=$((wrongs + 1))
+  done
+  [ "$wrongs" -gt 0 ] || failed "$id: no wrong solution in tests/grader/wrong/$id-*.sed"
+done
+in_parallel "${jobs[@]}"
+echo "check-exercises-all: $failures failed (seed $SEED)"
+[ "$failures" -eq 0 ]

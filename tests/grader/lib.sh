@@ -1,0 +1,96 @@
+# tests/grader/lib.sh: what grade.sh, handout.sh, exercises.sh and the checks
+# share. Sourced with the repository root as the current folder.
+#
+# An exercise is a file chapter*/exercises/*.cpp with a line "// Exercise: ID"
+# near its top; its tests are tests/grader/ID.cpp.
+
+# Every exercise file, in id order: "ID<TAB>FILE" lines.
+exercise_table() {
+  local f id
+  for f in chapter*/exercises/*.cpp; do
+    [ -f "$f" ] || continue
+    id=$(sed -n '1,30s|^// Exercise: *\([^ ]*\).*|\1|p' "$f" | head -n 1)
+    [ -n "$id" ] && printf '%s\t%s\n' "$id" "$f"
+  done | sort -t. -k1,1 -k2,2n
+}
+
+exercise_ids() { exercise_table | cut -f1 | paste -sd ' ' -; }
+
+# The file of exercise $1 ("3" is chapter 20's exercise 3), or nothing.
+exercise_file() {
+  local id=$1
+  case "$id" in *[!0-9]* | '') ;; *) id=20.$id ;; esac
+  exercise_table | awk -F'\t' -v id="$id" '$1 == id { print $2 }'
+}
+
+# The exercise's id from its file.
+exercise_id_of() { exercise_table | awk -F'\t' -v f="$1" '$2 == f { print $1 }'; }
+
+# Writes FILE with every solution region cut: a "// TODO:" line in the region's
+# place, then its "// STUB: code" lines as code (indentation kept). A BEGIN
+# without its END, or an END without a BEGIN, is an error (status 2).
+cut_solutions() {
+  awk -v file="$1" '
+    function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t\r]+$/, "", s); return s }
+    /^[ \t]*\/\/ BEGIN SOLUTION/ {
+      if (inside) { printf "%s:%d: BEGIN SOLUTION inside another region\n", file, NR > "/dev/stderr"; bad = 1; exit 2 }
+      inside = 1; start = NR
+      indent = $0; sub(/\/\/.*/, "", indent)
+      todo = $0; sub(/^[ \t]*\/\/ BEGIN SOLUTION[: ]*/, "", todo); todo = trim(todo)
+      if (todo == "") todo = "write this part (the statement at the top of the file says what)"
+      print indent "// TODO: " todo
+      next
+    }
+    /^[ \t]*\/\/ END SOLUTION/ {
+      if (!inside) { printf "%s:%d: END SOLUTION without a BEGIN\n", file, NR > "/dev/stderr"; bad = 1; exit 2 }
+      inside = 0; next
+    }
+    inside && /^[ \t]*\/\/ STUB:/ {
+      line = $0; lead = line; sub(/\/\/.*/, "", lead)
+      sub(/^[ \t]*\/\/ STUB: ?/, "", line)
+      print lead line; next
+    }
+    inside { next }
+    { print }
+    END {
+      if (!bad && inside) { printf "%s:%d: BEGIN SOLUTION is never ended\n", file, start > "/dev/stderr"; exit 2 }
+    }' "$1"
+}
+
+# The lines of FILE's solution regions other than STUB lines, trimmed, one a line.
+solution_lines() {
+  awk '
+    /^[ \t]*\/\/ BEGIN SOLUTION/ { inside = 1; next }
+    /^[ \t]*\/\/ END SOLUTION/ { inside = 0; next }
+    inside && !/^[ \t]*\/\/ STUB:/ { s = $0; sub(/^[ \t]+/, "", s); sub(/[ \t\r]+$/, "", s); if (s != "") print s }
+  ' "$1"
+}
+
+# The headers FILE includes with quotes, found beside it, in its chapter
+# folder or in common/, and theirs in turn: one path a line.
+needed_headers() {
+  local queue=("$1") seen=" " file name dir found candidate
+  while [ "${#queue[@]}" -gt 0 ]; do
+    file=${queue[0]}
+    queue=("${queue[@]:1}")
+    dir=$(dirname "$file")
+    for name in $(sed -n 's|^[ \t]*#[ \t]*include[ \t]*"\([^"]*\)".*|\1|p' "$file"); do
+      found=
+      for candidate in "$dir/$name" "$(dirname "$dir")/$name" "common/$name"; do
+        [ -f "$candidate" ] && { found=$candidate; break; }
+      done
+      [ -n "$found" ] || continue
+      case "$seen" in *" $found "*) continue ;; esac
+      seen="$seen$found "
+      echo "$found"
+      queue+=("$found")
+    done
+  done
+}
+
+# The folders an exercise's sources see: its own, its chapter's, common/.
+include_flags() {
+  local dir
+  dir=$(dirname "$1")
+  printf '%s\n' "-I$dir" "-I$(dirname "$dir")" "-Icommon"
+}
