@@ -58,8 +58,12 @@ read -r -a flags <<< "${CXXFLAGS:--std=c++17 -O2 -Wall -Wextra -Wpedantic -Werro
 mapfile -t includes < <(include_flags "$reference")
 
 # The student builds against the handout's headers: solution regions cut.
+# Another exercise's answer in a shared header stays (this one may build on it).
+# The submission sits in include/exercises/, so that its include of
+# "../colour_recall.hpp" finds the cut copy, as it would in the handout.
+mkdir -p "$work/include/exercises"
 for header in $(needed_headers "$reference"); do
-  cut_solutions "$header" > "$work/include/$(basename "$header")" || exit 2
+  cut_solutions "$header" "$id" > "$work/include/$(basename "$header")" || exit 2
 done
 # Data files a test file names on a "// Files:" line are copied into the run folder.
 for data in $(sed -n 's|^// Files: *||p' "$tests_file"); do
@@ -78,7 +82,7 @@ build() {  # build OUT SOURCE_COPY EXTRA_INCLUDE... : the tests file around one 
   "$cxx" "$@" "${flags[@]}" -Itests/grader "${includes[@]}" -DSTUDENT_SOURCE="\"$source\"" \
     "$tests_file" -o "$out" -pthread
 }
-cp "$src" "$work/src/submission.cpp"
+cp "$src" "$work/include/exercises/submission.cpp"
 cp "$reference" "$work/src/reference.cpp"
 pids=()
 if [ ! -x "$tool" ]; then
@@ -89,7 +93,7 @@ if [ ! -x "$ref_bin" ]; then
   { build "$ref_bin.tmp$$" "$work/src/reference.cpp" && mv "$ref_bin.tmp$$" "$ref_bin"; } > "$work/ref.log" 2>&1 &
   pids+=($!)
 fi
-build "$work/student" "$work/src/submission.cpp" "-I$work/include" "-I$(dirname "$src")" > "$work/compile.log" 2>&1
+build "$work/student" "$work/include/exercises/submission.cpp" "-I$work/include" "-I$(dirname "$src")" > "$work/compile.log" 2>&1
 compiled=$?
 for pid in "${pids[@]}"; do wait "$pid"; done
 [ -x "$tool" ] || { echo "check-exercise: cannot build tests/grader/gradetool.cpp:" >&2; head -n 20 "$work/tool.log" >&2; exit 2; }
@@ -169,7 +173,7 @@ report=$work/report
   if [ "$compiled" -ne 0 ]; then
     echo
     echo "It did not compile:"
-    sed -e "s|$work/src/submission.cpp|$2|g" -e "s|$work/include/|(handout) |g" "$work/compile.log" | head -n 30 | sed 's/^/    /'
+    sed -e "s|$work/include/exercises/submission.cpp|$2|g" -e "s|$work/include/|(handout) |g" "$work/compile.log" | head -n 30 | sed 's/^/    /'
   fi
   echo
   printf '  %-30s %-7s %s\n' test points message

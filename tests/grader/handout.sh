@@ -32,7 +32,8 @@ while IFS=$'\t' read -r id file; do
   dir=$tmp/$id
   mkdir -p "$dir"
   name=$(basename "$file")
-  cut_solutions "$file" > "$dir/$name" || fail "cannot cut $file"
+  # The headers sit beside the starter, so an include of "../colour_recall.hpp" loses its "../".
+  cut_solutions "$file" | sed 's|^\([ \t]*#[ \t]*include[ \t]*"\)\.\./|\1|' > "$dir/$name" || fail "cannot cut $file"
   for header in $(needed_headers "$file"); do
     cut_solutions "$header" > "$dir/$(basename "$header")" || fail "cannot cut $header"
   done
