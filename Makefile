@@ -17,16 +17,33 @@ TESTSRC  := $(sort $(wildcard tests/*.cpp))
 TESTBINS := $(patsubst %.cpp,$(BUILD)/%,$(TESTSRC))
 HEADERS  := $(wildcard common/*.hpp chapter*/*.hpp chapter*/*/*.hpp tests/*.hpp)
 
-.PHONY: all run test golden sanitize matrix bench fuzz data train-tiny clean help check-exercise handout \
+.PHONY: all run test golden sanitize matrix bench fuzz data train-tiny seed-study clean help check-exercise handout \
         exercises check-exercises-all gradescope
 .DEFAULT_GOAL := all
 
-all: $(PROGRAMS) $(TESTBINS)
+# tiny_train's fast build: the same source with AVX2 (eight floats per
+# instruction) where this machine has it; `make FAST=` leaves it out. The other
+# two builds are for tests/check_tiny_fast.sh, which checks that all three write
+# the same checkpoint bytes: one at -O0 without FAST, one at -O0 with the plain
+# struct Lanes that compilers other than g++ and clang++ get (common/lanes.hpp).
+FAST     ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo -mavx2)
+$(BUILD)/chapter_tiny/tiny_train: CXXFLAGS += $(FAST)
+TRAINERS := $(BUILD)/portable/tiny_train $(BUILD)/portable/tiny_train_plain_lanes
+
+all: $(PROGRAMS) $(TESTBINS) $(TRAINERS)
 
 # A program sees common/ and its own folder's headers.
 $(BUILD)/%: %.cpp $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS) -I$(dir $<) $< -o $@ $(LDLIBS)
+
+$(BUILD)/portable/tiny_train: chapter_tiny/tiny_train.cpp $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -O0 -Ichapter_tiny $< -o $@ $(LDLIBS)
+
+$(BUILD)/portable/tiny_train_plain_lanes: chapter_tiny/tiny_train.cpp $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -O0 -DLANES_PLAIN -Ichapter_tiny $< -o $@ $(LDLIBS)
 
 run: all
 	@bash tests/run_lessons.sh $(BUILD)
@@ -86,8 +103,15 @@ data:
 	mv data/tinyshakespeare.txt.part data/tinyshakespeare.txt
 
 # The shipped checkpoint, from scratch (a few minutes on 2 cores; see chapter_tiny/README.md).
+TINY_RECIPE := --steps 12000 --batch 32 --lr 0.01
+TINY_SEED   := 1
 train-tiny: $(BUILD)/chapter_tiny/tiny_train
-	$(BUILD)/chapter_tiny/tiny_train --steps 12000 --batch 32 --lr 0.01 --seed 1 --out chapter_tiny/shakespeare.tiny
+	$(BUILD)/chapter_tiny/tiny_train $(TINY_RECIPE) --seed $(TINY_SEED) --out chapter_tiny/shakespeare.tiny
+
+# The shipped recipe from several seeds, and how each run's heads compare with the chapter's.
+SEEDS ?= 1 2 3 4 5 6 7 8
+seed-study: $(BUILD)/chapter_tiny/tiny_train $(BUILD)/chapter_tiny/tiny_3_Several_Readers
+	@TINY_RECIPE="$(TINY_RECIPE)" bash tests/tiny_seed_study.sh $(BUILD) $(SEEDS)
 
 clean:
 	rm -rf build
@@ -108,5 +132,6 @@ help:
 	@echo "make fuzz       libFuzzer on the file loaders, FUZZ_SECONDS=60 each"
 	@echo "make data       download tiny Shakespeare into data/ (for training only)"
 	@echo "make train-tiny train the tiny Shakespeare model into chapter_tiny/shakespeare.tiny"
+	@echo "make seed-study train that recipe from SEEDS=\"1 ... 8\" and compare the heads with the chapter's"
 	@echo "make clean      remove build/"
 	@echo "Variables: CXX=clang++  OPT=-O0  BUILD=dir"

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "lanes.hpp"   // eight floats at once, for the matrix products and attention
 #include "matrix.hpp"  // softmax, Rng
 
 constexpr int WIDTH = 32;              // W: the numbers that stand for one letter
@@ -45,80 +46,62 @@ constexpr float LEVEL_EPSILON = 1e-5f;  // keeps level from dividing by zero
 // ===========================================================================
 // Layers. Every matrix is row-major with shape (in, out) and is used as x·M.
 
-// out (T,N) += in (T,K) · M (K,N). The loops run i-k-j so the innermost loop
-// walks a row of M and a row of out: the compiler vectorizes it without
-// changing the order of the additions. Four k's at a time keep out[j] in a
-// register; each out[j] still adds k = 0, 1, 2, ... in order.
-// N is a template argument where it is known, so that loop has a fixed length.
-template <int N_FIXED = 0>
-inline void multiply_forward(float* __restrict out, const float* __restrict in, const float* __restrict M,
-                             int T, int K, int N_RUNTIME = N_FIXED) {
-    const int N = N_FIXED ? N_FIXED : N_RUNTIME;
-    for (int t = 0; t < T; t++) {
-        float* o = out + size_t(t) * N;
-        const float* x = in + size_t(t) * K;
-        int k = 0;
-        for (; k + 4 <= K; k += 4) {
-            const float a0 = x[k], a1 = x[k + 1], a2 = x[k + 2], a3 = x[k + 3];
-            const float* m0 = M + size_t(k) * N;
-            const float* m1 = m0 + N;
-            const float* m2 = m1 + N;
-            const float* m3 = m2 + N;
-            for (int j = 0; j < N; j++) {
-                float sum = o[j];
-                sum += a0 * m0[j];
-                sum += a1 * m1[j];
-                sum += a2 * m2[j];
-                sum += a3 * m3[j];
-                o[j] = sum;
-            }
-        }
-        for (; k < K; k++) {
-            const float a = x[k];
-            const float* m = M + size_t(k) * N;
-            for (int j = 0; j < N; j++) o[j] += a * m[j];
+// Every matrix product below is one kernel: out (R,N) += A (R,C) · B (C,N), each
+// entry of out adding c = 0, 1, 2, ... in order, exactly as the plain loop
+//   for r, for j: for c: out[r][j] += A[r][c] * B[c][j]
+// would. A tile of 4 rows by 16 columns keeps its 4 x 16 running sums in
+// registers (two Lanes of 8 per row) for the whole of c: 16 independent sums
+// at once, never one sum split in two. A's entry (r,c) sits at
+// A[r * a_row + c * a_col], so A can be read as it is or transposed.
+template <int ROWS, int VECTORS>
+inline void multiply_tile(float* __restrict out, int N, const float* __restrict A, size_t a_row, size_t a_col,
+                          const float* __restrict B, int C) {
+    Lanes sum[ROWS][VECTORS];
+    UNROLLED for (int r = 0; r < ROWS; r++)
+        UNROLLED for (int v = 0; v < VECTORS; v++) sum[r][v] = load_lanes(out + size_t(r) * N + v * LANES);
+    for (int c = 0; c < C; c++) {
+        Lanes b[VECTORS];
+        UNROLLED for (int v = 0; v < VECTORS; v++) b[v] = load_lanes(B + size_t(c) * N + v * LANES);
+        UNROLLED for (int r = 0; r < ROWS; r++) {
+            const Lanes a = same_lanes(A[r * a_row + c * a_col]);
+            UNROLLED for (int v = 0; v < VECTORS; v++) sum[r][v] += a * b[v];
         }
     }
+    UNROLLED for (int r = 0; r < ROWS; r++)
+        UNROLLED for (int v = 0; v < VECTORS; v++) store_lanes(out + size_t(r) * N + v * LANES, sum[r][v]);
+}
+
+// ROWS rows of out, in tiles of 16 columns, then 8, then one at a time.
+template <int ROWS>
+inline void multiply_rows(float* out, int N, const float* A, size_t a_row, size_t a_col, const float* B, int C) {
+    int j = 0;
+    for (; j + 2 * LANES <= N; j += 2 * LANES) multiply_tile<ROWS, 2>(out + j, N, A, a_row, a_col, B + j, C);
+    for (; j + LANES <= N; j += LANES) multiply_tile<ROWS, 1>(out + j, N, A, a_row, a_col, B + j, C);
+    for (; j < N; j++)
+        for (int r = 0; r < ROWS; r++) {
+            float sum = out[size_t(r) * N + j];
+            for (int c = 0; c < C; c++) sum += A[r * a_row + c * a_col] * B[size_t(c) * N + j];
+            out[size_t(r) * N + j] = sum;
+        }
+}
+
+inline void multiply_add(float* out, const float* A, size_t a_row, size_t a_col, const float* B, int R, int C,
+                         int N) {
+    int r = 0;
+    for (; r + 4 <= R; r += 4) multiply_rows<4>(out + size_t(r) * N, N, A + r * a_row, a_row, a_col, B, C);
+    for (; r < R; r++) multiply_rows<1>(out + size_t(r) * N, N, A + r * a_row, a_row, a_col, B, C);
+}
+
+// out (T,N) += in (T,K) · M (K,N).
+inline void multiply_forward(float* out, const float* in, const float* M, int T, int K, int N) {
+    multiply_add(out, in, size_t(K), 1, M, T, K, N);
 }
 
 // The backward of out = in · M, for the knob: dM (K,N) += in^T (K,T) · dout (T,N),
 // adding t = 0, 1, 2, ... in order. (The backward for the input is
 // din = dout · M^T: multiply_forward with M transposed.)
-template <int N_FIXED = 0>
-inline void multiply_backward(float* __restrict dM, const float* __restrict in, const float* __restrict dout,
-                              int T, int K, int N_RUNTIME = N_FIXED) {
-    const int N = N_FIXED ? N_FIXED : N_RUNTIME;
-    int t = 0;
-    for (; t + 4 <= T; t += 4) {
-        const float* x0 = in + size_t(t) * K;
-        const float* x1 = x0 + K;
-        const float* x2 = x1 + K;
-        const float* x3 = x2 + K;
-        const float* d0 = dout + size_t(t) * N;
-        const float* d1 = d0 + N;
-        const float* d2 = d1 + N;
-        const float* d3 = d2 + N;
-        for (int k = 0; k < K; k++) {
-            const float a0 = x0[k], a1 = x1[k], a2 = x2[k], a3 = x3[k];
-            float* g = dM + size_t(k) * N;
-            for (int j = 0; j < N; j++) {
-                float sum = g[j];
-                sum += a0 * d0[j];
-                sum += a1 * d1[j];
-                sum += a2 * d2[j];
-                sum += a3 * d3[j];
-                g[j] = sum;
-            }
-        }
-    }
-    for (; t < T; t++) {
-        const float* x = in + size_t(t) * K;
-        const float* d = dout + size_t(t) * N;
-        for (int k = 0; k < K; k++) {
-            float* g = dM + size_t(k) * N;
-            for (int j = 0; j < N; j++) g[j] += x[k] * d[j];
-        }
-    }
+inline void multiply_backward(float* dM, const float* in, const float* dout, int T, int K, int N) {
+    multiply_add(dM, in, 1, size_t(K), dout, K, T, N);
 }
 
 // MT (N,K) = M (K,N) transposed, so the input's backward is one more multiply_forward.
@@ -189,6 +172,83 @@ inline void level_backward(float* din, float* dgain, float* dbias, const float* 
     // END SOLUTION
 }
 
+// The same two passes with eight rows at a time in the lanes, so each row's
+// sums over its 32 numbers run side by side (still in order i = 0, 1, ...);
+// the tests check them against the loops above, bit for bit. columns[i] holds
+// number i of rows t0 .. t0+7 (0 past the last row).
+inline void level_columns(Lanes* columns, const float* rows, int t0, int T) {
+    float by_column[WIDTH][LANES] = {};
+    for (int l = 0; l < std::min(LANES, T - t0); l++)
+        for (int i = 0; i < WIDTH; i++) by_column[i][l] = rows[(t0 + l) * WIDTH + i];
+    for (int i = 0; i < WIDTH; i++) columns[i] = load_lanes(by_column[i]);
+}
+
+inline void level_forward_lanes(float* out, float* mean, float* rstd, const float* in, const float* gain,
+                                const float* bias, int T) {
+    for (int t0 = 0; t0 < T; t0 += LANES) {
+        Lanes x[WIDTH];
+        level_columns(x, in, t0, T);
+        Lanes sum = same_lanes(0.0f);
+        for (int i = 0; i < WIDTH; i++) sum += x[i];
+        const Lanes m = sum / float(WIDTH);
+        Lanes spread = same_lanes(0.0f);
+        for (int i = 0; i < WIDTH; i++) spread += (x[i] - m) * (x[i] - m);
+        spread = spread / float(WIDTH) + LEVEL_EPSILON;
+        for (int l = 0; l < std::min(LANES, T - t0); l++) {
+            const int t = t0 + l;
+            mean[t] = m[l];
+            rstd[t] = 1.0f / std::sqrt(spread[l]);
+            for (int i = 0; i < WIDTH; i += LANES)
+                store_lanes(out + t * WIDTH + i,
+                            (load_lanes(in + t * WIDTH + i) - mean[t]) * rstd[t] * load_lanes(gain + i) +
+                                load_lanes(bias + i));
+        }
+    }
+}
+
+inline void level_backward_lanes(float* din, float* dgain, float* dbias, const float* dout, const float* in,
+                                 const float* mean, const float* rstd, const float* gain, int T) {
+    constexpr int CHUNKS = WIDTH / LANES;
+    Lanes dg[CHUNKS], db[CHUNKS];  // dgain and dbias add t = 0, 1, 2, ... in order
+    for (int c = 0; c < CHUNKS; c++) {
+        dg[c] = load_lanes(dgain + c * LANES);
+        db[c] = load_lanes(dbias + c * LANES);
+    }
+    for (int t0 = 0; t0 < T; t0 += LANES) {
+        const int rows = std::min(LANES, T - t0);
+        Lanes x[WIDTH], d[WIDTH], m = same_lanes(0.0f), r = same_lanes(0.0f);
+        level_columns(x, in, t0, T);
+        level_columns(d, dout, t0, T);
+        for (int l = 0; l < rows; l++) m[l] = mean[t0 + l], r[l] = rstd[t0 + l];
+        Lanes dnorm_mean = same_lanes(0.0f), dnorm_norm_mean = same_lanes(0.0f);
+        for (int i = 0; i < WIDTH; i++) {
+            const Lanes norm = (x[i] - m) * r;
+            const Lanes dnorm = d[i] * gain[i];
+            dnorm_mean += dnorm;
+            dnorm_norm_mean += dnorm * norm;
+        }
+        dnorm_mean = dnorm_mean / float(WIDTH);
+        dnorm_norm_mean = dnorm_norm_mean / float(WIDTH);
+        for (int l = 0; l < rows; l++) {
+            const int t = t0 + l;
+            for (int c = 0; c < CHUNKS; c++) {
+                const int i = c * LANES;
+                const Lanes xi = load_lanes(in + t * WIDTH + i), di = load_lanes(dout + t * WIDTH + i);
+                const Lanes norm = (xi - mean[t]) * rstd[t];
+                const Lanes dnorm = di * load_lanes(gain + i);
+                dg[c] += di * norm;
+                db[c] += di;
+                store_lanes(din + t * WIDTH + i, load_lanes(din + t * WIDTH + i) +
+                                                     (dnorm - dnorm_mean[l] - norm * dnorm_norm_mean[l]) * rstd[t]);
+            }
+        }
+    }
+    for (int c = 0; c < CHUNKS; c++) {
+        store_lanes(dgain + c * LANES, dg[c]);
+        store_lanes(dbias + c * LANES, db[c]);
+    }
+}
+
 // attend, as the chapter's code: lookups (T,3W) holds each letter's query, key
 // and value side by side; head h uses its SIZE numbers of each. For each letter
 // t and head, score every s <= t (the causal mask is where the loop stops),
@@ -213,7 +273,7 @@ inline void attend_forward(float* found, float* weights, const float* lookups, i
             }
             float total = 0.0f;
             for (int s = 0; s <= t; s++) {
-                row[s] = std::exp(row[s] - biggest);
+                row[s] = exp_f(row[s] - biggest);
                 total += row[s];
             }
             float mix[SIZE] = {};  // the values, each times its weight (kept local: registers)
@@ -272,28 +332,163 @@ inline void attend_backward(float* dlookups, const float* dfound, const float* w
     // END SOLUTION
 }
 
+// The same two passes, eight letters at a time: each lane of a Lanes is one
+// letter t, so every sum above (a dot over i, a sum over s) is still one
+// lane's own sum, in the same order. Where s > t in a lane, the score is made
+// -infinity (its weight is then exactly 0), so the extra terms add exactly 0.
+// The backward pass reads the weights as [head][s][t] (weights_by_key, which
+// this forward pass also writes), eight letters t side by side.
+// The tests check both against the plain loops above, bit for bit.
+static_assert(SIZE == LANES, "a head's numbers fill one Lanes");
+
+inline void attend_forward_lanes(float* found, float* weights, float* weights_by_key, const float* lookups, int T) {
+    const float scale = 1.0f / std::sqrt(float(SIZE));
+    // A window into this gives -infinity in the lanes before lane d, 0 from there on.
+    float cut[2 * LANES];
+    for (int i = 0; i < 2 * LANES; i++) cut[i] = i < LANES ? -INFINITY : 0.0f;
+    for (int h = 0; h < HEADS; h++) {
+        for (int t0 = 0; t0 < T; t0 += LANES) {
+            const int letters = std::min(LANES, T - t0), last = t0 + letters - 1;  // this block's t
+            Lanes query[SIZE];  // query[i]: number i of the queries of letters t0 .. t0+7
+            for (int i = 0; i < SIZE; i++) {
+                query[i] = same_lanes(0.0f);
+                for (int l = 0; l < letters; l++) query[i][l] = lookups[(t0 + l) * 3 * WIDTH + h * SIZE + i];
+            }
+            Lanes row[SEATS];  // row[s]: the scores, then the weights, of the 8 letters for key s
+            Lanes biggest = same_lanes(-INFINITY);
+            for (int s = 0; s <= last; s++) {
+                const float* key = lookups + s * 3 * WIDTH + WIDTH + h * SIZE;
+                Lanes dot = same_lanes(0.0f);
+                UNROLLED for (int i = 0; i < SIZE; i++) dot += query[i] * same_lanes(key[i]);
+                row[s] = dot * same_lanes(scale) + load_lanes(cut + LANES - std::max(0, std::min(LANES, s - t0)));
+                biggest = max_lanes(row[s], biggest);
+            }
+            Lanes total = same_lanes(0.0f);
+            for (int s = 0; s <= last; s++) {
+                row[s] = exp_lanes(row[s] - biggest);
+                total += row[s];
+            }
+            Lanes mix[SIZE];
+            for (int i = 0; i < SIZE; i++) mix[i] = same_lanes(0.0f);
+            for (int s = 0; s <= last; s++) {
+                row[s] = row[s] / total;
+                const float* value = lookups + s * 3 * WIDTH + 2 * WIDTH + h * SIZE;
+                UNROLLED for (int i = 0; i < SIZE; i++) mix[i] += row[s] * same_lanes(value[i]);
+                store_lanes(weights_by_key + (h * SEATS + s) * SEATS + t0, row[s]);
+                for (int l = 0; l < letters; l++) weights[(h * T + t0 + l) * T + s] = row[s][l];
+            }
+            for (int l = 0; l < letters; l++) {
+                for (int i = 0; i < SIZE; i++) found[(t0 + l) * WIDTH + h * SIZE + i] = mix[i][l];
+                for (int s = last + 1; s < T; s++) weights[(h * T + t0 + l) * T + s] = 0.0f;  // no peeking
+            }
+        }
+    }
+}
+
+// dvalue and dkey (d lookups) of keys s0 .. s0+KEYS-1 of head h, for attend_backward_lanes.
+template <int KEYS>
+inline void attend_backward_keys(float* dlookups, const float* dfound, const float* weights, const float* dscores,
+                                 const float* lookups, int h, int s0, int T) {
+    Lanes dvalue[KEYS], dkey[KEYS];
+    UNROLLED for (int j = 0; j < KEYS; j++) dvalue[j] = dkey[j] = same_lanes(0.0f);
+    for (int t = s0; t < T; t++) {
+        const Lanes dout = load_lanes(dfound + t * WIDTH + h * SIZE);
+        const Lanes query = load_lanes(lookups + t * 3 * WIDTH + h * SIZE);
+        UNROLLED for (int j = 0; j < KEYS; j++) {
+            dvalue[j] += same_lanes(weights[(h * T + t) * T + s0 + j]) * dout;
+            dkey[j] += same_lanes(dscores[(s0 + j) * SEATS + t]) * query;
+        }
+    }
+    UNROLLED for (int j = 0; j < KEYS; j++) {
+        store_lanes(dlookups + (s0 + j) * 3 * WIDTH + 2 * WIDTH + h * SIZE, dvalue[j]);
+        store_lanes(dlookups + (s0 + j) * 3 * WIDTH + WIDTH + h * SIZE, dkey[j]);
+    }
+}
+
+inline void attend_backward_lanes(float* dlookups, const float* dfound, const float* weights,
+                                  const float* weights_by_key, const float* lookups, int T) {
+    const float scale = 1.0f / std::sqrt(float(SIZE));
+    float dscores[SEATS * SEATS];  // [s][t] for one head
+    for (int h = 0; h < HEADS; h++) {
+        // The queries' side, eight letters t at a time: dweight, dscore, dquery.
+        for (int t0 = 0; t0 < T; t0 += LANES) {
+            const int letters = std::min(LANES, T - t0), last = t0 + letters - 1;
+            Lanes dout[SIZE];
+            for (int i = 0; i < SIZE; i++) {
+                dout[i] = same_lanes(0.0f);
+                for (int l = 0; l < letters; l++) dout[i][l] = dfound[(t0 + l) * WIDTH + h * SIZE + i];
+            }
+            Lanes dweight[SEATS];
+            Lanes mixed = same_lanes(0.0f);
+            for (int s = 0; s <= last; s++) {
+                const float* value = lookups + s * 3 * WIDTH + 2 * WIDTH + h * SIZE;
+                Lanes dot = same_lanes(0.0f);
+                UNROLLED for (int i = 0; i < SIZE; i++) dot += dout[i] * same_lanes(value[i]);
+                dweight[s] = dot;
+                mixed += load_lanes(weights_by_key + (h * SEATS + s) * SEATS + t0) * dot;
+            }
+            Lanes dq[SIZE];
+            for (int i = 0; i < SIZE; i++) dq[i] = same_lanes(0.0f);
+            for (int s = 0; s <= last; s++) {
+                const Lanes row = load_lanes(weights_by_key + (h * SEATS + s) * SEATS + t0);
+                const Lanes dscore = row * (dweight[s] - mixed) * same_lanes(scale);
+                store_lanes(dscores + s * SEATS + t0, dscore);
+                const float* key = lookups + s * 3 * WIDTH + WIDTH + h * SIZE;
+                UNROLLED for (int i = 0; i < SIZE; i++) dq[i] += dscore * same_lanes(key[i]);
+            }
+            for (int l = 0; l < letters; l++)
+                for (int i = 0; i < SIZE; i++) dlookups[(t0 + l) * 3 * WIDTH + h * SIZE + i] = dq[i][l];
+        }
+        // The keys' and values' side, a head's 8 numbers in the lanes, four keys s
+        // at a time; each adds t = s, s+1, ... in order (where t < s the weight
+        // and dscore are 0, so starting at the first of the four adds only zeros).
+        int s0 = 0;
+        for (; s0 + 4 <= T; s0 += 4) attend_backward_keys<4>(dlookups, dfound, weights, dscores, lookups, h, s0, T);
+        for (; s0 < T; s0++) attend_backward_keys<1>(dlookups, dfound, weights, dscores, lookups, h, s0, T);
+    }
+}
+
 // GELU in its tanh form: fired = x/2 (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3).
 // Since (1 + tanh(u)) / 2 = 1 / (1 + exp(-2u)), we compute it as x / (1 + exp(-2u)):
 // the same function, and exp is several times faster than tanh. hidden, fired (T,F).
 constexpr float GELU_SCALE = 0.7978845608028654f;  // sqrt(2 / pi)
 constexpr float GELU_CUBIC = 0.044715f;
 
-inline float gelu_share(float x) {  // (1 + tanh(u)) / 2, between 0 and 1
-    return 1.0f / (1.0f + std::exp(-2.0f * GELU_SCALE * (x + GELU_CUBIC * x * x * x)));
+inline float exp_of(float x) { return exp_f(x); }
+inline Lanes exp_of(const Lanes& x) { return exp_lanes(x); }
+
+// (1 + tanh(u)) / 2, between 0 and 1; F is float or Lanes.
+template <class F>
+inline F gelu_share(const F& x) {
+    return 1.0f / (1.0f + exp_of(-2.0f * GELU_SCALE * (x + GELU_CUBIC * x * x * x)));
 }
 
-inline void gelu_forward(float* fired, const float* hidden, int n) {
-    for (int i = 0; i < n; i++) fired[i] = hidden[i] * gelu_share(hidden[i]);
-}
-
-// d fired / d x = share + x share (1 - share) 2 du/dx.
-inline void gelu_backward(float* dhidden, const float* dfired, const float* hidden, int n) {
-    for (int i = 0; i < n; i++) {
-        const float x = hidden[i];
-        const float share = gelu_share(x);
-        const float du = 2.0f * GELU_SCALE * (1.0f + 3.0f * GELU_CUBIC * x * x);
-        dhidden[i] = dfired[i] * (share + x * share * (1.0f - share) * du);
+// share (T,F) keeps each gelu_share for the backward pass.
+inline void gelu_forward(float* fired, float* share, const float* hidden, int n) {
+    int i = 0;
+    for (; i + LANES <= n; i += LANES) {
+        const Lanes x = load_lanes(hidden + i), s = gelu_share(x);
+        store_lanes(share + i, s);
+        store_lanes(fired + i, x * s);
     }
+    for (; i < n; i++) {
+        share[i] = gelu_share(hidden[i]);
+        fired[i] = hidden[i] * share[i];
+    }
+}
+
+// d fired / d x = share + x share (1 - share) 2 du/dx; F is float or Lanes.
+template <class F>
+inline F gelu_slope(const F& x, const F& share) {
+    const F du = 2.0f * GELU_SCALE * (1.0f + 3.0f * GELU_CUBIC * x * x);
+    return share + x * share * (1.0f - share) * du;
+}
+
+inline void gelu_backward(float* dhidden, const float* dfired, const float* hidden, const float* share, int n) {
+    int i = 0;
+    for (; i + LANES <= n; i += LANES)
+        store_lanes(dhidden + i, load_lanes(dfired + i) * gelu_slope(load_lanes(hidden + i), load_lanes(share + i)));
+    for (; i < n; i++) dhidden[i] = dfired[i] * gelu_slope(hidden[i], share[i]);
 }
 
 // ===========================================================================
@@ -408,11 +603,13 @@ struct BlockTape {
     LevelTape first;   // level of the notebooks
     float* lookups;    // (T,3W) queries, keys, values
     float* weights;    // (HEADS,T,T) attention weights [head][t][s]
+    float* weights_by_key;  // (HEADS,SEATS,SEATS) the same, [head][s][t], as the backward pass reads them
     float* found;      // (T,W) what each letter's heads read
     float* middle;     // (T,W) notebooks + found · write
     LevelTape second;  // level of the middle
     float* hidden;     // (T,F)
     float* fired;      // (T,F) GELU of hidden
+    float* share;      // (T,F) gelu_share of hidden, for the backward
     float* out;        // (T,W) middle + fired · out: the next block's notebooks
 };
 
@@ -423,12 +620,14 @@ struct Tape {
     LevelTape last;  // the final level
     float* logits;   // (T,V)
     float* probs;    // (T,V) softmax of the logits: the next letter's probabilities
+    float* biggest;  // (T) each row's largest logit
+    float* total;    // (T) each row's sum of exp(logit - biggest)
 
     explicit Tape(int vocabulary_size) : V(vocabulary_size) {
         const size_t level = SEATS * WIDTH + 2 * SEATS;
-        const size_t per_block = SEATS * WIDTH * 4 + 2 * level + SEATS * 3 * WIDTH + HEADS * SEATS * SEATS +
-                                 2 * SEATS * HIDDEN;
-        floats.assign(SEATS * WIDTH + BLOCKS * per_block + level + 2 * size_t(SEATS) * V, 0.0f);
+        const size_t per_block = SEATS * WIDTH * 4 + 2 * level + SEATS * 3 * WIDTH + 2 * HEADS * SEATS * SEATS +
+                                 3 * SEATS * HIDDEN;
+        floats.assign(SEATS * WIDTH + BLOCKS * per_block + level + 2 * size_t(SEATS) * V + 2 * SEATS, 0.0f);
         Carve carve{floats.data()};
         auto take_level = [&carve]() {
             return LevelTape{carve.take(SEATS * WIDTH), carve.take(SEATS), carve.take(SEATS)};
@@ -439,16 +638,20 @@ struct Tape {
             b.first = take_level();
             b.lookups = carve.take(SEATS * 3 * WIDTH);
             b.weights = carve.take(HEADS * SEATS * SEATS);
+            b.weights_by_key = carve.take(HEADS * SEATS * SEATS);
             b.found = carve.take(SEATS * WIDTH);
             b.middle = carve.take(SEATS * WIDTH);
             b.second = take_level();
             b.hidden = carve.take(SEATS * HIDDEN);
             b.fired = carve.take(SEATS * HIDDEN);
+            b.share = carve.take(SEATS * HIDDEN);
             b.out = notebooks = carve.take(SEATS * WIDTH);
         }
         last = take_level();
         logits = carve.take(SEATS * size_t(V));
         probs = carve.take(SEATS * size_t(V));
+        biggest = carve.take(SEATS);
+        total = carve.take(SEATS);
     }
     Tape(const Tape&) = delete;  // the views point into this tape's own floats
     Tape& operator=(const Tape&) = delete;
@@ -461,18 +664,38 @@ inline float attention_weight(const Tape& tape, int block, int head, int t, int 
 
 // One block, as the chapter's `block` function.
 inline void block_forward(const BlockKnobs& k, BlockTape& b, int T) {
-    level_forward(b.first.out, b.first.mean, b.first.rstd, b.notebooks, k.level1_gain, k.level1_bias, T);
+    level_forward_lanes(b.first.out, b.first.mean, b.first.rstd, b.notebooks, k.level1_gain, k.level1_bias, T);
     std::memset(b.lookups, 0, sizeof(float) * T * 3 * WIDTH);
-    multiply_forward<3 * WIDTH>(b.lookups, b.first.out, k.lookup, T, WIDTH);
-    attend_forward(b.found, b.weights, b.lookups, T);
+    multiply_forward(b.lookups, b.first.out, k.lookup, T, WIDTH, 3 * WIDTH);
+    attend_forward_lanes(b.found, b.weights, b.weights_by_key, b.lookups, T);
     std::memcpy(b.middle, b.notebooks, sizeof(float) * T * WIDTH);  // keep what was already there
-    multiply_forward<WIDTH>(b.middle, b.found, k.write, T, WIDTH);
-    level_forward(b.second.out, b.second.mean, b.second.rstd, b.middle, k.level2_gain, k.level2_bias, T);
+    multiply_forward(b.middle, b.found, k.write, T, WIDTH, WIDTH);
+    level_forward_lanes(b.second.out, b.second.mean, b.second.rstd, b.middle, k.level2_gain, k.level2_bias, T);
     std::memset(b.hidden, 0, sizeof(float) * T * HIDDEN);
-    multiply_forward<HIDDEN>(b.hidden, b.second.out, k.hidden, T, WIDTH);
-    gelu_forward(b.fired, b.hidden, T * HIDDEN);
+    multiply_forward(b.hidden, b.second.out, k.hidden, T, WIDTH, HIDDEN);
+    gelu_forward(b.fired, b.share, b.hidden, T * HIDDEN);
     std::memcpy(b.out, b.middle, sizeof(float) * T * WIDTH);
-    multiply_forward<WIDTH>(b.out, b.fired, k.out, T, HIDDEN);
+    multiply_forward(b.out, b.fired, k.out, T, HIDDEN, WIDTH);
+}
+
+// probs after letter t = softmax of its logits, as common/matrix.hpp's softmax
+// computes it (the same operations in the same order), keeping the largest
+// logit and the sum of the exps for next_letter_loss.
+inline void next_letter_probabilities(Tape& tape, int t) {
+    const int V = tape.V;
+    const float* l = tape.logits + t * V;
+    float* p = tape.probs + t * V;
+    float biggest = l[0];
+    for (int v = 1; v < V; v++)
+        if (l[v] > biggest) biggest = l[v];
+    int v = 0;
+    for (; v + LANES <= V; v += LANES) store_lanes(p + v, exp_lanes(load_lanes(l + v) - biggest));
+    for (; v < V; v++) p[v] = exp_of(l[v] - biggest);
+    float total = 0.0f;
+    for (v = 0; v < V; v++) total += p[v];
+    for (v = 0; v < V; v++) p[v] /= total;
+    tape.biggest[t] = biggest;
+    tape.total[t] = total;
 }
 
 // The whole model over ids[0..T), 1 <= T <= SEATS: fills the tape, ending with probs.
@@ -482,27 +705,19 @@ inline void forward(const TinyModel& model, const int* ids, int T, Tape& tape) {
     tape.T = T;
     embed_forward(tape.block[0].notebooks, ids, k.token, k.position, T);
     for (int b = 0; b < BLOCKS; b++) block_forward(k.block[b], tape.block[b], T);
-    level_forward(tape.last.out, tape.last.mean, tape.last.rstd, tape.block[BLOCKS - 1].out, k.final_gain,
+    level_forward_lanes(tape.last.out, tape.last.mean, tape.last.rstd, tape.block[BLOCKS - 1].out, k.final_gain,
                   k.final_bias, T);
     std::memset(tape.logits, 0, sizeof(float) * T * V);
     multiply_forward(tape.logits, tape.last.out, k.output, T, WIDTH, V);
-    for (int t = 0; t < T; t++) {
-        float* p = tape.probs + t * V;
-        std::memcpy(p, tape.logits + t * V, sizeof(float) * V);
-        softmax(p, V);
-    }
+    for (int t = 0; t < T; t++) next_letter_probabilities(tape, t);
 }
 
 // The cross-entropy of the letter after position t: -log p(target), from the
-// logits (log-sum-exp) rather than log(probs), so a tiny p stays exact.
+// logits (log-sum-exp) rather than log(probs), so a tiny p stays exact. The
+// largest logit and the sum of the exps are the ones softmax found.
 inline float next_letter_loss(const Tape& tape, int t, int target) {
     const float* l = tape.logits + t * tape.V;
-    float biggest = l[0];
-    for (int v = 1; v < tape.V; v++)
-        if (l[v] > biggest) biggest = l[v];
-    float sum = 0.0f;
-    for (int v = 0; v < tape.V; v++) sum += std::exp(l[v] - biggest);
-    return std::log(sum) - (l[target] - biggest);
+    return log_f(tape.total[t]) - (l[target] - tape.biggest[t]);
 }
 
 // The sum over every position of the next letter's cross-entropy; targets[t] follows ids[t].
@@ -538,35 +753,35 @@ struct Scratch {
 inline void block_backward(const BlockKnobs& k, BlockKnobs& g, const BlockTape& b, float* d, Scratch& s, int T) {
     // out = middle + fired · out
     std::memcpy(s.dmiddle, d, sizeof(float) * T * WIDTH);
-    multiply_backward<WIDTH>(g.out, b.fired, d, T, HIDDEN);
+    multiply_backward(g.out, b.fired, d, T, HIDDEN, WIDTH);
     transpose_into(s.transposed, k.out, HIDDEN, WIDTH);  // (W,F)
     std::memset(s.dfired, 0, sizeof(float) * T * HIDDEN);
-    multiply_forward<HIDDEN>(s.dfired, d, s.transposed, T, WIDTH);
+    multiply_forward(s.dfired, d, s.transposed, T, WIDTH, HIDDEN);
     // fired = gelu(hidden); hidden = second · hidden
-    gelu_backward(s.dhidden, s.dfired, b.hidden, T * HIDDEN);
-    multiply_backward<HIDDEN>(g.hidden, b.second.out, s.dhidden, T, WIDTH);
+    gelu_backward(s.dhidden, s.dfired, b.hidden, b.share, T * HIDDEN);
+    multiply_backward(g.hidden, b.second.out, s.dhidden, T, WIDTH, HIDDEN);
     transpose_into(s.transposed, k.hidden, WIDTH, HIDDEN);  // (F,W)
     std::memset(s.dlevel, 0, sizeof(float) * T * WIDTH);
-    multiply_forward<WIDTH>(s.dlevel, s.dhidden, s.transposed, T, HIDDEN);
+    multiply_forward(s.dlevel, s.dhidden, s.transposed, T, HIDDEN, WIDTH);
     // second = level(middle)
-    level_backward(s.dmiddle, g.level2_gain, g.level2_bias, s.dlevel, b.middle, b.second.mean, b.second.rstd,
+    level_backward_lanes(s.dmiddle, g.level2_gain, g.level2_bias, s.dlevel, b.middle, b.second.mean, b.second.rstd,
                    k.level2_gain, T);
     // middle = notebooks + found · write
     std::memcpy(d, s.dmiddle, sizeof(float) * T * WIDTH);
-    multiply_backward<WIDTH>(g.write, b.found, s.dmiddle, T, WIDTH);
+    multiply_backward(g.write, b.found, s.dmiddle, T, WIDTH, WIDTH);
     transpose_into(s.transposed, k.write, WIDTH, WIDTH);
     std::memset(s.dfound, 0, sizeof(float) * T * WIDTH);
-    multiply_forward<WIDTH>(s.dfound, s.dmiddle, s.transposed, T, WIDTH);
+    multiply_forward(s.dfound, s.dmiddle, s.transposed, T, WIDTH, WIDTH);
     // found, weights = attend(lookups)
     std::memset(s.dlookups, 0, sizeof(float) * T * 3 * WIDTH);
-    attend_backward(s.dlookups, s.dfound, b.weights, b.lookups, T);
+    attend_backward_lanes(s.dlookups, s.dfound, b.weights, b.weights_by_key, b.lookups, T);
     // lookups = first · lookup
-    multiply_backward<3 * WIDTH>(g.lookup, b.first.out, s.dlookups, T, WIDTH);
+    multiply_backward(g.lookup, b.first.out, s.dlookups, T, WIDTH, 3 * WIDTH);
     transpose_into(s.transposed, k.lookup, WIDTH, 3 * WIDTH);  // (3W,W)
     std::memset(s.dlevel, 0, sizeof(float) * T * WIDTH);
-    multiply_forward<WIDTH>(s.dlevel, s.dlookups, s.transposed, T, 3 * WIDTH);
+    multiply_forward(s.dlevel, s.dlookups, s.transposed, T, 3 * WIDTH, WIDTH);
     // first = level(notebooks)
-    level_backward(d, g.level1_gain, g.level1_bias, s.dlevel, b.notebooks, b.first.mean, b.first.rstd,
+    level_backward_lanes(d, g.level1_gain, g.level1_bias, s.dlevel, b.notebooks, b.first.mean, b.first.rstd,
                    k.level1_gain, T);
 }
 
@@ -578,15 +793,16 @@ inline void backward(const TinyModel& model, const Tape& tape, const int* ids, c
     Knobs g = knob_views(grads, model.V);
     const int V = model.V, T = tape.T;
     // d loss / d logits = probs - 1 at the target
-    for (int t = 0; t < T; t++)
-        for (int v = 0; v < V; v++)
-            s.dlogits[t * V + v] = (tape.probs[t * V + v] - (v == targets[t] ? 1.0f : 0.0f)) * scale;
+    for (int t = 0; t < T; t++) {
+        for (int v = 0; v < V; v++) s.dlogits[t * V + v] = tape.probs[t * V + v] * scale;
+        s.dlogits[t * V + targets[t]] = (tape.probs[t * V + targets[t]] - 1.0f) * scale;
+    }
     multiply_backward(g.output, tape.last.out, s.dlogits, T, WIDTH, V);
     transpose_into(s.transposed, k.output, WIDTH, V);  // (V,W)
     std::memset(s.dlevel, 0, sizeof(float) * T * WIDTH);
-    multiply_forward<WIDTH>(s.dlevel, s.dlogits, s.transposed, T, V);
+    multiply_forward(s.dlevel, s.dlogits, s.transposed, T, V, WIDTH);
     std::memset(s.dnotebooks, 0, sizeof(float) * T * WIDTH);
-    level_backward(s.dnotebooks, g.final_gain, g.final_bias, s.dlevel, tape.block[BLOCKS - 1].out, tape.last.mean,
+    level_backward_lanes(s.dnotebooks, g.final_gain, g.final_bias, s.dlevel, tape.block[BLOCKS - 1].out, tape.last.mean,
                    tape.last.rstd, k.final_gain, T);
     for (int b = BLOCKS - 1; b >= 0; b--) block_backward(k.block[b], g.block[b], tape.block[b], s.dnotebooks, s, T);
     embed_backward(g.token, g.position, s.dnotebooks, ids, T);

@@ -10,7 +10,8 @@
 //     key, and the weights are the softmax of the scores (exponentiate, divide
 //     by the sum), so they are non-negative and add up to one. Scores can be in
 //     the hundreds: subtract the largest score before exponentiating, which
-//     leaves the weights unchanged and keeps exp from overflowing.
+//     leaves the weights unchanged and keeps exp from overflowing. (exp_f, from
+//     common/maths.hpp, is the project's exp: the same bits on every platform.)
 //
 //   std::vector<float> mix_values(const std::vector<float>& weights, const Matrix& values);
 //     values holds one value per row, in the same order as the keys. Return the
@@ -34,7 +35,7 @@ std::vector<float> lookup_weights(const std::vector<float>& query, const Matrix&
     float biggest = weights.empty() ? 0.0f : weights[0];
     for (float s : weights) biggest = std::fmax(biggest, s);
     float total = 0.0f;
-    for (float& w : weights) total += (w = std::exp(w - biggest));
+    for (float& w : weights) total += (w = exp_f(w - biggest));
     for (float& w : weights) w /= total;
     return weights;
     // END SOLUTION

@@ -47,7 +47,7 @@ void attend(float* found, float* weights, const float* lookups, int T) {
             }
             float total = 0.0f;
             for (int s = 0; s <= t; s++) {
-                row[s] = std::exp(row[s] - biggest);
+                row[s] = exp_f(row[s] - biggest);
                 total += row[s];
             }
             for (int s = t + 1; s < T; s++) row[s] = 0.0f;  // the causal mask: no later letter

@@ -51,7 +51,7 @@ static double loss_in_double(const Model& m, const std::vector<int>& tokens, int
         for (int c = 0; c < D_K; c++) a[t] += q[c] * K[t][c] / 2.0;  // sqrt(D_K) = 2
         top = std::fmax(top, a[t]);
     }
-    for (double& x : a) total += (x = std::exp(x - top));
+    for (double& x : a) total += (x = exp_d(x - top));
     std::vector<double> z(D_V, 0.0);
     for (int t = 0; t < T; t++)
         for (int c = 0; c < D_V; c++) z[c] += a[t] / total * Vv[t][c];
@@ -62,8 +62,8 @@ static double loss_in_double(const Model& m, const std::vector<int>& tokens, int
         for (int r = 0; r < D_V; r++) logits[i] += z[r] * m.at(4, r, i, V);
         biggest = std::fmax(biggest, logits[i]);
     }
-    for (double l : logits) sum += std::exp(l - biggest);
-    return loss_weight * (std::log(sum) - (logits[target] - biggest));
+    for (double l : logits) sum += exp_d(l - biggest);
+    return loss_weight * (log_d(sum) - (logits[target] - biggest));
 }
 
 struct Case {
@@ -140,13 +140,12 @@ static void adds_into_grad(Test& t) {
 
 int main(int argc, char** argv) {
     return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
-        grader::property("bias", 1, bias, "the bias's gradient is probs minus 1 at the target, times loss_weight"),
-        grader::property("W_out", 1, w_out, "W_out (D_V x vocab): row r, column i gets z[r] times d logits[i]"),
-        grader::property("W_V", 2, w_v, "each value v_j gets weight_j times d z; W_V collects x_j^T d v_j over positions"),
-        grader::property("W_K", 2, w_k, "through the softmax, d s_j = a_j (d a_j - sum_l a_l d a_l); a key gets "
-                         "d s_j times q, divided by sqrt(D_K) as the scores were"),
-        grader::property("W_Q", 2, w_q, "the query comes from the last position only; it collects d s_j k_j over "
-                         "every position j, divided by sqrt(D_K)"),
+        grader::property("bias", 1, bias, "start from the gradient of -log softmax(logits)[target] with respect to the logits, times loss_weight"),
+        grader::property("W_out", 1, w_out, "W_out is (D_V x vocab): which of z and d logits gives its rows, which its columns?"),
+        grader::property("W_V", 2, w_v, "each position's value was mixed in with its weight; W_V was used at every position"),
+        grader::property("W_K", 2, w_k, "through the softmax, every score's gradient depends on the whole row of "
+                         "weights; and the scores were divided by sqrt(D_K)"),
+        grader::property("W_Q", 2, w_q, "the query comes from the last position only, and every score used it"),
         grader::property("embeddings", 2, embeddings, "every position's embedding row gets what its key and its "
                          "value send back, and the last position's also what the query sends back; a token that "
                          "occurs twice collects both"),

@@ -30,7 +30,7 @@ static double loss_in_double(const std::vector<double>& lookups, const std::vect
                 w[s] /= std::sqrt(double(SIZE));
                 top = std::fmax(top, w[s]);
             }
-            for (double& x : w) total += (x = std::exp(x - top));
+            for (double& x : w) total += (x = exp_d(x - top));
             for (int i = 0; i < SIZE; i++) {
                 double found = 0.0;
                 for (int s = 0; s <= t; s++) found += w[s] / total * lookups[s * 3 * WIDTH + 2 * WIDTH + h * SIZE + i];
@@ -94,11 +94,10 @@ static void adds_into(Test& t) {
 
 int main(int argc, char** argv) {
     return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
-        grader::property("values", 2, values, "found = sum_s weight[s] value[s]: each value gets its weight times dfound"),
-        grader::property("keys", 2, keys, "through the softmax, dscore[s] = weight[s] (dweight[s] - sum_r weight[r] "
-                         "dweight[r]); key s gets dscore[s] times the query, times 1/sqrt(SIZE)"),
-        grader::property("queries", 2, queries, "the query of letter t collects dscore[s] times key s over every "
-                         "s <= t, times 1/sqrt(SIZE)"),
+        grader::property("values", 2, values, "found is a weighted sum of the values: what does each value get back?"),
+        grader::property("keys", 2, keys, "through the softmax, every score's gradient depends on the whole row of "
+                         "weights; and the scores were multiplied by 1/sqrt(SIZE)"),
+        grader::property("queries", 2, queries, "the query of letter t was used in every score of its row, s = 0..t"),
         grader::property("adds_into", 1, adds_into, "add into dlookups (+=): never overwrite what it holds"),
         grader::printed_output(1, "run your program: it should print what the reference prints"),
     });

@@ -109,10 +109,10 @@ static void adds_into(Test& t) {
 
 int main(int argc, char** argv) {
     return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
-        grader::property("din", 4, input, "dnorm = dout * gain; din = (dnorm - mean of dnorm - norm * mean of "
-                         "(dnorm * norm)) * rstd, the means over the row: every input moves the row's mean and spread"),
-        grader::property("dgain", 1, gain, "each gain's gradient adds up dout * norm over the rows"),
-        grader::property("dbias", 1, bias, "each bias's gradient adds up dout over the rows"),
+        grader::property("din", 4, input, "every input also moves its row's mean and its spread: din needs a term for "
+                         "each, besides its own dout through gain and rstd"),
+        grader::property("dgain", 1, gain, "a gain multiplies norm: add up its contribution over the rows"),
+        grader::property("dbias", 1, bias, "a bias is added to every row"),
         grader::property("adds_into", 1, adds_into, "add into din, dgain and dbias (+=): never overwrite"),
         grader::printed_output(1, "run your program: it should print what the reference prints"),
     });

@@ -65,7 +65,7 @@ static void distribution(Test& t) {
         std::vector<double> p(size_t(V), 0.0);
         double top = -1e300, total = 0.0;
         for (int v = 0; v < V; v++) top = std::fmax(top, logits[v] / double(temperature));
-        for (int v = 0; v < V; v++) total += (p[v] = std::exp(logits[v] / double(temperature) - top));
+        for (int v = 0; v < V; v++) total += (p[v] = exp_d(logits[v] / double(temperature) - top));
         for (double& x : p) x /= total;
         Rng rng(uint64_t(t.size(1, 1000000)));
         std::vector<int> counts(size_t(V), 0);
@@ -90,7 +90,8 @@ static void distribution(Test& t) {
             bins++;
         }
         const double k = std::fmax(1, bins - 1);  // degrees of freedom
-        const double limit = k * std::pow(1.0 - 2.0 / (9.0 * k) + Z * std::sqrt(2.0 / (9.0 * k)), 3.0);
+        const double root = 1.0 - 2.0 / (9.0 * k) + Z * std::sqrt(2.0 / (9.0 * k));
+        const double limit = k * root * root * root;
         t.expect(chi2 <= limit, "%d draws from %d letters at temperature %.3f: chi-square %.1f against softmax(logits "
                  "/ T), above the limit %.1f for %g degrees of freedom", TEST_DRAWS, V, double(temperature), chi2, limit, k);
     }

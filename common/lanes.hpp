@@ -1,0 +1,131 @@
+// common/lanes.hpp: eight floats worked on at once.
+//
+// A Lanes value holds eight independent floats; + - * / work lane by lane (a
+// float on one side stands for eight copies of itself), so
+// each lane's result is the same float a plain loop would get, in the same
+// order. The fast loops use it to work on eight independent outputs at once
+// (eight columns, or eight rows), never to split one sum across lanes.
+//
+// With g++ and clang++ it is the compiler's vector type: eight lanes become one
+// AVX instruction in a build with -mavx2 (the Makefile's fast build of
+// tiny_train) and two SSE2 instructions in a plain x86-64 build. Elsewhere it
+// is a struct of eight floats with loops (-DLANES_PLAIN picks that one here too). Neither fuses a multiply and an add
+// (-ffp-contract=off; -mavx2 without -mfma), so every build gives the same bits.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <limits>
+
+#include "maths.hpp"  // exp_f
+
+constexpr int LANES = 8;
+
+#if defined(__GNUC__) && !defined(LANES_PLAIN)  // g++ and clang++ (-DLANES_PLAIN: the struct, for tests)
+// A 32-byte vector argument is passed differently with and without AVX; these
+// are inline functions inside one program, so the warning does not apply.
+#pragma GCC diagnostic ignored "-Wpsabi"
+// Unrolls the loop that follows, so a tile's sums stay in registers.
+#define UNROLLED _Pragma("GCC unroll 16")
+typedef float Lanes __attribute__((vector_size(LANES * sizeof(float))));
+inline Lanes max_lanes(const Lanes& a, const Lanes& b) { return a > b ? a : b; }
+inline Lanes same_lanes(float x) { return Lanes{x, x, x, x, x, x, x, x}; }  // x in every lane
+#else  // any other C++17 compiler: the same arithmetic, one lane at a time
+#define UNROLLED
+struct Lanes {
+    float v[LANES];
+    float& operator[](int i) { return v[i]; }
+    float operator[](int i) const { return v[i]; }
+};
+inline Lanes same_lanes(float x) { return Lanes{{x, x, x, x, x, x, x, x}}; }
+#define LANES_OP(op)                                                            \
+    inline Lanes operator op(Lanes a, Lanes b) {                                \
+        for (int i = 0; i < LANES; i++) a.v[i] = a.v[i] op b.v[i];              \
+        return a;                                                               \
+    }                                                                           \
+    inline Lanes operator op(Lanes a, float b) { return a op same_lanes(b); }   \
+    inline Lanes operator op(float a, Lanes b) { return same_lanes(a) op b; }   \
+    inline Lanes& operator op##=(Lanes& a, Lanes b) { return a = a op b; }
+LANES_OP(+)
+LANES_OP(-)
+LANES_OP(*)
+LANES_OP(/)
+#undef LANES_OP
+inline Lanes max_lanes(Lanes a, Lanes b) {
+    for (int i = 0; i < LANES; i++) a.v[i] = a.v[i] > b.v[i] ? a.v[i] : b.v[i];
+    return a;
+}
+#endif
+
+inline Lanes load_lanes(const float* p) {
+    Lanes v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+inline void store_lanes(float* p, const Lanes& v) { std::memcpy(p, &v, sizeof v); }
+
+// into[i] += x[i] for i < n, eight at a time.
+inline void add_lanes(float* into, const float* x, size_t n) {
+    size_t i = 0;
+    for (; i + LANES <= n; i += LANES) store_lanes(into + i, load_lanes(into + i) + load_lanes(x + i));
+    for (; i < n; i++) into[i] += x[i];
+}
+
+// exp_f (common/maths.hpp) in every lane, with the same bits. With g++ (9 or
+// later) and clang++ it is exp_d's arithmetic on four doubles at a time; the
+// only difference is how 2^k is made: k is read from the low bits of
+// x log2(e) + ROUNDER instead of converting the double k to an integer (the
+// same k; machines before AVX-512 have no instruction for the conversion).
+#if defined(__GNUC__) && !defined(LANES_PLAIN) && (defined(__clang__) || __GNUC__ >= 9)
+typedef double Doubles __attribute__((vector_size(4 * sizeof(double))));
+typedef float Floats __attribute__((vector_size(4 * sizeof(float))));
+typedef long long Longs __attribute__((vector_size(4 * sizeof(long long))));
+
+// float(exp_d(x)) for four floats in [-104, 88.72] (exp_f's middle branch).
+inline Floats exp_f_of_four(const Floats& x) {
+    using namespace maths_detail;
+    const Doubles xd = __builtin_convertvector(x, Doubles);
+    const Doubles shifted = xd * LOG2_E + ROUNDER;  // k + ROUNDER: k sits in the low bits
+    const Doubles k = shifted - ROUNDER;
+    const Doubles r = (xd - k * LN2_HI) - k * LN2_LO;
+    Doubles p = (1.0 / 6227020800.0) * r + 1.0 / 479001600.0;  // Horner's rule from 1/13!, as exp_d
+    p = p * r + 1.0 / 39916800.0;
+    p = p * r + 1.0 / 3628800.0;
+    p = p * r + 1.0 / 362880.0;
+    p = p * r + 1.0 / 40320.0;
+    p = p * r + 1.0 / 5040.0;
+    p = p * r + 1.0 / 720.0;
+    p = p * r + 1.0 / 120.0;
+    p = p * r + 1.0 / 24.0;
+    p = p * r + 1.0 / 6.0;
+    p = p * r + 0.5;
+    p = p * r + 1.0;
+    p = p * r + 1.0;
+    Longs bits, rounder;
+    std::memcpy(&bits, &shifted, sizeof bits);
+    std::memcpy(&rounder, &ROUNDER, sizeof(double));
+    bits = (bits - rounder[0] + 1023) << 52;  // two_to(k): k + 1023 in the exponent bits
+    Doubles two_to_k;
+    std::memcpy(&two_to_k, &bits, sizeof two_to_k);
+    return __builtin_convertvector(p * two_to_k, Floats);
+}
+
+// Always inlined: a separate copy of it would pass a 32-byte vector by value.
+__attribute__((always_inline)) inline Lanes exp_lanes(const Lanes& x) {
+    Floats half[2];
+    std::memcpy(half, &x, sizeof half);
+    half[0] = exp_f_of_four(half[0]);
+    half[1] = exp_f_of_four(half[1]);
+    Lanes e;
+    std::memcpy(&e, half, sizeof e);
+    e = x < -104.0f ? same_lanes(0.0f) : e;  // exp_f's first two branches, and NaN stays NaN
+    e = x > 88.7228317f ? same_lanes(std::numeric_limits<float>::infinity()) : e;
+    return x != x ? x : e;
+}
+#else
+inline Lanes exp_lanes(const Lanes& x) {
+    Lanes e;
+    for (int i = 0; i < LANES; i++) e[i] = exp_f(x[i]);
+    return e;
+}
+#endif
