@@ -53,6 +53,18 @@ in_parallel "misbehave crashes 'volatile int* p = nullptr; *p = 1;' 'segmentatio
   "misbehave floods 'for (;;) std::puts(\"all work and no play\");' 'printed more than 1000000 bytes'" \
   "misbehave throws 'throw std::runtime_error(\"student gave up\");' 'threw an exception: student gave up'"
 
+# The reference printing its row sums to 4 decimals, or every line ending in
+# CRLF, still passes: the printed output is read as words and numbers.
+reformatted() {  # reformatted NAME SED-EXPRESSION
+  local file=$work/$1.cpp log=$work/$1.log
+  sed "$2" "$reference" > "$file"
+  cmp -s "$file" "$reference" && { failed "the $1 variant changes nothing"; return; }
+  grade 20.3 "$file" "$log"
+  [ "$status" -eq 0 ] && ok "the reference with $1 still scores 10/10" || failed "the reference with $1 should still pass" "$log"
+}
+in_parallel "reformatted four_decimal_sums 's/std::printf(\" %.3f\", sum);/std::printf(\" %.4f\", sum);/'" \
+  "reformatted crlf_line_endings 's/\\\\n\"/\\\\r\\\\n\"/g'"
+
 # A file that does not compile: every test loses its points, the compiler's message is shown.
 printf '#include "attention109.hpp"\nint main() { return undeclared_name; }\n' > "$work/broken.cpp"
 grade 20.3 "$work/broken.cpp" "$work/broken.log"
@@ -60,20 +72,38 @@ if [ "$status" -eq 1 ] && [ "$(total_of "$work/broken.log")" = 0/10 ] && grep -q
    grep -q "did not compile" "$work/broken.log"; then ok "a file that does not compile scores 0/10 and shows the compiler's message"
 else failed "a file that does not compile" "$work/broken.log"; fi
 
-# results.json: valid, with the fields Gradescope reads, for a pass and a fail.
-RESULTS=$work/pass.json TMPDIR=$work/tmp bash tests/grader/grade.sh 20.3 "$reference" > /dev/null 2>&1
-RESULTS=$work/fail.json TMPDIR=$work/tmp bash tests/grader/grade.sh 20.3 "$work/crashes.cpp" > /dev/null 2>&1
+# results.json: valid, with the fields Gradescope reads (EX=3 is 20.3).
+RESULTS=$work/pass.json TMPDIR=$work/tmp bash tests/grader/grade.sh 3 "$reference" > "$work/three.log" 2>&1
+[ "$?" -eq 0 ] && grep -q "^Exercise 20.3 " "$work/three.log" && ok "EX=3 still means exercise 20.3" || failed "EX=3 should mean 20.3" "$work/three.log"
 tool=$GRADER_CACHE/gradetool
-for json in pass fail; do
-  if "$tool" check-json "$work/$json.json" > "$work/json.log" 2>&1; then ok "results.json of a $json is valid and has Gradescope's fields"
-  else failed "results.json of a $json" "$work/json.log"; fi
-done
-grep -q '"score": 10,' "$work/pass.json" && grep -q '"score": 4,' "$work/fail.json" && grep -q '"status": "failed"' "$work/fail.json" &&
-  ok "results.json's scores are 10 and 4, with failed tests marked failed" || failed "results.json's scores" "$work/fail.json"
+if "$tool" check-json "$work/pass.json" > "$work/json.log" 2>&1 && grep -q '"score": 10,' "$work/pass.json"; then
+  ok "results.json of a full score is valid, has Gradescope's fields and score 10"
+else failed "results.json of a full score" "$work/json.log"; fi
 head -c 200 "$work/pass.json" > "$work/cut.json"
 "$tool" check-json "$work/cut.json" > /dev/null 2>&1 && failed "check-json accepts a truncated results.json" || ok "check-json refuses a truncated results.json"
 sed 's/"max_score"/"maximum"/' "$work/pass.json" > "$work/renamed.json"
 "$tool" check-json "$work/renamed.json" > /dev/null 2>&1 && failed "check-json accepts a test without max_score" || ok "check-json refuses a test without max_score"
+
+# Gradescope: make gradescope's folder as /autograder/source, run_autograder on
+# a wrong submission and on a submission with no .cpp file.
+bash tests/grader/gradescope.sh 20.3 "$work/gradescope" > "$work/gs.log" 2>&1 || failed "make gradescope EX=20.3" "$work/gs.log"
+for f in setup.sh run_autograder EXERCISE tests/grader/grade.sh; do
+  [ -f "$work/gradescope/$f" ] || failed "the Gradescope folder has no $f"
+done
+mkdir -p "$work/ag/submission" "$work/ag_empty/submission"
+cp -R "$work/gradescope" "$work/ag/source" && cp -R "$work/gradescope" "$work/ag_empty/source"
+cp "$work/wrong/20.3-scaled_scores.cpp" "$work/ag/submission/ex3_Cross_Attention.cpp"
+TMPDIR=$work/tmp AUTOGRADER=$work/ag bash "$work/ag/source/run_autograder" > "$work/ag.log" 2>&1
+fail_json=$work/ag/results/results.json
+if "$tool" check-json "$fail_json" > "$work/json.log" 2>&1 && grep -q '"score": 3,' "$fail_json" &&
+   grep -q '"status": "failed", "output": "weights (3 x 5)' "$fail_json" && grep -q 'Hint: ' "$fail_json"; then
+  ok "run_autograder grades /autograder/submission into a valid results.json (3/10, failed tests with message and hint)"
+else failed "run_autograder on a wrong solution" "$work/ag.log"; fi
+TMPDIR=$work/tmp AUTOGRADER=$work/ag_empty bash "$work/ag_empty/source/run_autograder" > "$work/ag.log" 2>&1
+if "$tool" check-json "$work/ag_empty/results/results.json" > "$work/json.log" 2>&1 && grep -q '"score": 0' "$work/ag_empty/results/results.json" &&
+   grep -q 'Submit one file, ex3_Cross_Attention.cpp' "$work/ag_empty/results/results.json"; then
+  ok "run_autograder with nothing submitted writes a valid results.json that says what to submit"
+else failed "run_autograder with nothing submitted" "$work/ag_empty/results/results.json"; fi
 
 # The same seed draws the same hidden inputs: a replay prints the same report.
 grade 20.3 "$work/printer/20.3/$(basename "$reference")" "$work/replay.log"
@@ -108,8 +138,6 @@ SEED=x bad "a word for SEED" "SEED must be a whole number" 20.3 "$reference"
 touch "$work/locked.cpp" && chmod 000 "$work/locked.cpp"
 if [ -r "$work/locked.cpp" ]; then echo "skipped: an unreadable SRC (running as root, every file is readable)"
 else bad "an unreadable SRC" "cannot read SRC" 20.3 "$work/locked.cpp"; fi
-grade 3 "$reference" "$work/three.log"
-[ "$status" -eq 0 ] && grep -q "^Exercise 20.3 " "$work/three.log" && ok "EX=3 still means exercise 20.3" || failed "EX=3 should mean 20.3" "$work/three.log"
 
 # A grading run leaves nothing behind: not in the repository, not in its TMPDIR.
 [ "$(untracked)" = "$before" ] && ok "no new file in the repository" || failed "the checks left files in the repository: $(untracked | head -n 5)"

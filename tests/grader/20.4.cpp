@@ -19,8 +19,9 @@ static void book_sizes(Test& t) {
     long long narrow = dense_weights(512, 64, false), wide = dense_weights(512, 512, false);
     t.expect(narrow == 32768, "dense_weights(512, 64, false) = %lld; want 512 x 64 = 32,768", narrow);
     t.expect(wide == 262144, "dense_weights(512, 512, false) = %lld; want 512 x 512 = 262,144", wide);
-    long long biased = dense_weights(512, 512, true);
-    t.expect(biased == 262656, "dense_weights(512, 512, true) = %lld; want 262,144 weights + 512 biases", biased);
+    long long narrow_biased = dense_weights(512, 64, true), wide_biased = dense_weights(512, 512, true);
+    t.expect(narrow_biased == 32832, "dense_weights(512, 64, true) = %lld; want 32,768 weights + 64 biases", narrow_biased);
+    t.expect(wide_biased == 262656, "dense_weights(512, 512, true) = %lld; want 262,144 weights + 512 biases", wide_biased);
 }
 
 static void hidden_sizes(Test& t) {

@@ -51,19 +51,18 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/grade.XXXXXX") || usage_error "cannot make a temporary folder"
 trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
-mkdir -p "$work/include" "$work/src" "$work/run" "$work/out"
+# The student's file goes in src/file/, the handout's headers in src/ itself, so
+# that both #include "attention109.hpp" and #include "../tiny_model.hpp" find
+# the one copy of each (one file, so #pragma once holds).
+mkdir -p "$work/src/file" "$work/run" "$work/out"
 
 cxx=${CXX:-g++}
 read -r -a flags <<< "${CXXFLAGS:--std=c++17 -O2 -Wall -Wextra -Wpedantic -Werror -ffp-contract=off -Icommon}"
 mapfile -t includes < <(include_flags "$reference")
 
 # The student builds against the handout's headers: solution regions cut.
-# Another exercise's answer in a shared header stays (this one may build on it).
-# The submission sits in include/exercises/, so that its include of
-# "../colour_recall.hpp" finds the cut copy, as it would in the handout.
-mkdir -p "$work/include/exercises"
 for header in $(needed_headers "$reference"); do
-  cut_solutions "$header" "$id" > "$work/include/$(basename "$header")" || exit 2
+  cut_solutions "$header" "$id" > "$work/src/$(basename "$header")" || exit 2  # other exercises' answers stay
 done
 # Data files a test file names on a "// Files:" line are copied into the run folder.
 for data in $(sed -n 's|^// Files: *||p' "$tests_file"); do
@@ -82,18 +81,18 @@ build() {  # build OUT SOURCE_COPY EXTRA_INCLUDE... : the tests file around one 
   "$cxx" "$@" "${flags[@]}" -Itests/grader "${includes[@]}" -DSTUDENT_SOURCE="\"$source\"" \
     "$tests_file" -o "$out" -pthread
 }
-cp "$src" "$work/include/exercises/submission.cpp"
-cp "$reference" "$work/src/reference.cpp"
+submission=$work/src/file/submission.cpp
+cp "$src" "$submission"
 pids=()
 if [ ! -x "$tool" ]; then
   "$cxx" -std=c++17 -O1 tests/grader/gradetool.cpp -o "$tool.tmp$$" > "$work/tool.log" 2>&1 && mv "$tool.tmp$$" "$tool" &
   pids+=($!)
 fi
 if [ ! -x "$ref_bin" ]; then
-  { build "$ref_bin.tmp$$" "$work/src/reference.cpp" && mv "$ref_bin.tmp$$" "$ref_bin"; } > "$work/ref.log" 2>&1 &
+  { build "$ref_bin.tmp$$" "$root/$reference" && mv "$ref_bin.tmp$$" "$ref_bin"; } > "$work/ref.log" 2>&1 &
   pids+=($!)
 fi
-build "$work/student" "$work/include/exercises/submission.cpp" "-I$work/include" "-I$(dirname "$src")" > "$work/compile.log" 2>&1
+build "$work/student" "$submission" "-I$work/src" "-I$(dirname "$src")" > "$work/compile.log" 2>&1
 compiled=$?
 for pid in "${pids[@]}"; do wait "$pid"; done
 [ -x "$tool" ] || { echo "check-exercise: cannot build tests/grader/gradetool.cpp:" >&2; head -n 20 "$work/tool.log" >&2; exit 2; }
@@ -173,7 +172,7 @@ report=$work/report
   if [ "$compiled" -ne 0 ]; then
     echo
     echo "It did not compile:"
-    sed -e "s|$work/include/exercises/submission.cpp|$2|g" -e "s|$work/include/|(handout) |g" "$work/compile.log" | head -n 30 | sed 's/^/    /'
+    sed -e "s|$submission|$2|g" -e "s|$work/src/|(handout) |g" "$work/compile.log" | head -n 30 | sed 's/^/    /'
   fi
   echo
   printf '  %-30s %-7s %s\n' test points message

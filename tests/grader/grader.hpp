@@ -149,17 +149,18 @@ inline double rel_error(double a, double b, double floor = 1e-8) {
     return std::fabs(a - b) / (scale > floor ? scale : floor);
 }
 
-// A whole gradient against another, as one number: ||a - b|| / (||a|| + ||b||).
+// A whole gradient against another, as one number: ||a - b|| / max(||a|| + ||b||, floor).
 // Used for finite differences, where a single entry near zero would otherwise
-// decide the verdict on float rounding alone.
-inline double rel_error_norm(const std::vector<double>& a, const std::vector<double>& b) {
+// decide the verdict on float rounding alone; the floor does the same for a
+// whole gradient that is nearly zero (a saturated softmax passes almost nothing back).
+inline double rel_error_norm(const std::vector<double>& a, const std::vector<double>& b, double floor = 0.0) {
     double diff = 0, na = 0, nb = 0;
     for (size_t i = 0; i < a.size() && i < b.size(); i++) {
         diff += (a[i] - b[i]) * (a[i] - b[i]);
         na += a[i] * a[i];
         nb += b[i] * b[i];
     }
-    double scale = std::sqrt(na) + std::sqrt(nb);
+    double scale = std::fmax(std::sqrt(na) + std::sqrt(nb), floor);
     return scale > 0 ? std::sqrt(diff) / scale : 0.0;
 }
 

@@ -25,7 +25,6 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/tests"
 cp -R common "$tmp/"
 cp -R tests/grader "$tmp/tests/grader"
-mv "$tmp/grader" "$tmp/tests/grader"
 for chapter in chapter*/; do cp -R "${chapter%/}" "$tmp/"; done
 rm -rf "$tmp"/chapter*/build
 cp tests/run_autograder "$tmp/run_autograder"

@@ -82,6 +82,11 @@ static int compare(double tolerance, const std::string& reference, const std::st
             return 1;
         }
         const Block& g = found->second;
+        if (g.values.empty() && !w.values.empty()) {
+            std::printf("%s came back empty (%d x %d), want %d x %d: is its TODO still to do?\n", label.c_str(), g.rows,
+                        g.cols, w.rows, w.cols);
+            return 1;
+        }
         if (g.rows != w.rows || g.cols != w.cols || g.values.size() != w.values.size()) {
             std::printf("%s: %d x %d numbers, want %d x %d\n", label.c_str(), g.rows, g.cols, w.rows, w.cols);
             return 1;
@@ -95,8 +100,13 @@ static int compare(double tolerance, const std::string& reference, const std::st
             if (e > worst) worst = e, at = k;
         }
         if (worst > tolerance) {
-            std::printf("%s (%d x %d):%s is %.6g, want %.6g (rel_error %.1e, tolerance %.0e)\n", label.c_str(),
-                        w.rows, w.cols, where(w, at).c_str(), g.values[at], w.values[at], worst, tolerance);
+            std::string shape = w.rows == 1 && w.cols == 1 ? "" : " (" + std::to_string(w.rows) + " x " +
+                                                                    std::to_string(w.cols) + "):" + where(w, at);
+            if (tolerance == 0)  // exact: whole numbers, printed in full
+                std::printf("%s%s is %.17g, want %.17g\n", label.c_str(), shape.c_str(), g.values[at], w.values[at]);
+            else
+                std::printf("%s%s is %.6g, want %.6g (rel_error %.1e, tolerance %.0e)\n", label.c_str(),
+                            shape.c_str(), g.values[at], w.values[at], worst, tolerance);
             return 1;
         }
     }

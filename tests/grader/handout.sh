@@ -11,7 +11,7 @@
 #   c++ -std=c++17 ex3_Cross_Attention.cpp -o ex3 && ./ex3
 # The folder is written beside OUT and moved into place when complete; an OUT
 # that this command did not write is never replaced.
-set -u
+set -u -o pipefail
 out=${1:-handout}
 [ "${out#/}" = "$out" ] && out="$PWD/$out"
 cd "$(dirname "$0")/../.." || exit 2
@@ -32,10 +32,11 @@ while IFS=$'\t' read -r id file; do
   dir=$tmp/$id
   mkdir -p "$dir"
   name=$(basename "$file")
-  # The headers sit beside the starter, so an include of "../colour_recall.hpp" loses its "../".
-  cut_solutions "$file" | sed 's|^\([ \t]*#[ \t]*include[ \t]*"\)\.\./|\1|' > "$dir/$name" || fail "cannot cut $file"
+  # Everything sits in one folder, so "../tiny_model.hpp" becomes "tiny_model.hpp".
+  flat() { sed 's|^\([ \t]*#[ \t]*include[ \t]*"\)\(\.\./\)*|\1|'; }
+  cut_solutions "$file" | flat > "$dir/$name" || fail "cannot cut $file"
   for header in $(needed_headers "$file"); do
-    cut_solutions "$header" > "$dir/$(basename "$header")" || fail "cannot cut $header"
+    cut_solutions "$header" | flat > "$dir/$(basename "$header")" || fail "cannot cut $header"
   done
   if [ -f "tests/grader/$id.cpp" ]; then
     for data in $(sed -n 's|^// Files: *||p' "tests/grader/$id.cpp"); do

@@ -88,7 +88,10 @@ needed_headers() {
     dir=$(dirname "$file")
     for name in $(sed -n 's|^[ \t]*#[ \t]*include[ \t]*"\([^"]*\)".*|\1|p' "$file"); do
       found=
-      for candidate in "$dir/$name" "$(dirname "$dir")/$name" "common/$name"; do
+      # "../tiny_model.hpp" from chapter_tiny/exercises/ is chapter_tiny/tiny_model.hpp.
+      local near=$dir/$name
+      case "$name" in ../*) near=$(dirname "$dir")/${name#../} ;; esac
+      for candidate in "$near" "$(dirname "$dir")/$name" "common/$name"; do
         [ -f "$candidate" ] && { found=$candidate; break; }
       done
       [ -n "$found" ] || continue
