@@ -224,6 +224,8 @@ inline void add_outer_and_back(const float* x, const float* d_y, const Matrix& W
 // last first.
 inline void backward(const Params& p, const std::vector<int>& tokens, const Forward& f, int target,
                      float loss_weight, Params& grad) {
+    // BEGIN SOLUTION exercise 15.3: the backward pass (chapter15/exercises/ex3_Colour_Backward.cpp)
+    // STUB: (void)p, (void)tokens, (void)f, (void)target, (void)loss_weight, (void)grad;
     const int T = int(tokens.size()), vocab = p.bias.cols;
 
     // logits = z W_out + bias; d(-log p_target)/d logits = probs - onehot(target)
@@ -283,6 +285,7 @@ inline void backward(const Params& p, const std::vector<int>& tokens, const Forw
     float d_x_last[D] = {};
     add_outer_and_back<D, D_K>(f.X.row(T - 1), d_q.row(0), p.W_Q, grad.W_Q, d_x_last);
     for (int r = 0; r < D; r++) grad.embeddings(tokens[T - 1], r) += d_x_last[r];
+    // END SOLUTION
 }
 
 // ===========================================================================
@@ -299,6 +302,9 @@ struct Adam {
     Adam(float learning_rate, int vocab = VOCAB) : lr(learning_rate), m(vocab), v(vocab) {}
 
     void update(Params& p, const Params& grad) {
+        // BEGIN SOLUTION exercise 15.4: one Adam update (chapter15/exercises/ex4_Adam_Step.cpp)
+        // STUB: step++;
+        // STUB: (void)p, (void)grad;
         step++;
         const float correction1 = float(1.0 - power(double(beta1), step));
         const float correction2 = float(1.0 - power(double(beta2), step));
@@ -316,6 +322,7 @@ struct Adam {
                 float denominator = std::sqrt(square) / root_correction2 + eps;
                 P[b]->data[i] -= step_size * mean / denominator;
             }
+        // END SOLUTION
     }
 };
 
@@ -324,6 +331,9 @@ struct Adam {
 
 // The mean loss and, added into grad, its gradient for every parameter.
 inline float loss_and_gradient(const Params& p, const std::vector<Example>& examples, Params& grad) {
+    // BEGIN SOLUTION exercise 15.5: the training loop (chapter15/exercises/ex5_Training_Loop.cpp)
+    // STUB: (void)p, (void)examples, (void)grad;
+    // STUB: return 0.0f;
     const float loss_weight = 1.0f / float(examples.size());
     float total = 0.0f;
     for (const Example& e : examples) {
@@ -332,6 +342,7 @@ inline float loss_and_gradient(const Params& p, const std::vector<Example>& exam
         backward(p, e.tokens, f, e.target, loss_weight, grad);
     }
     return total * loss_weight;
+    // END SOLUTION
 }
 
 inline float mean_loss(const Params& p, const std::vector<Example>& examples) {
@@ -342,10 +353,14 @@ inline float mean_loss(const Params& p, const std::vector<Example>& examples) {
 
 // One update: zero_grad(), backward(), step(). Returns the loss before the step.
 inline float train_step(Params& p, Adam& adam, const std::vector<Example>& examples) {
+    // BEGIN SOLUTION exercise 15.5: the training loop (chapter15/exercises/ex5_Training_Loop.cpp)
+    // STUB: (void)p, (void)adam, (void)examples;
+    // STUB: return 0.0f;
     Params grad(p.bias.cols);
     float loss = loss_and_gradient(p, examples, grad);
     adam.update(p, grad);
     return loss;
+    // END SOLUTION
 }
 
 inline int argmax(const Matrix& row) {
@@ -394,11 +409,15 @@ inline float adds_to_score(const Params& p, const Forward& f, int j, int token) 
 
 // The book's run: Adam at lr 0.03 for 200 updates from the default start.
 inline Params trained_model(uint64_t seed = DEFAULT_SEED, float lr = 0.03f, int updates = 200) {
+    // BEGIN SOLUTION exercise 15.5: the training loop (chapter15/exercises/ex5_Training_Loop.cpp)
+    // STUB: (void)lr, (void)updates;
+    // STUB: return random_start(seed);
     Params p = random_start(seed);
     Adam adam(lr);
     std::vector<Example> train = training_examples();
     for (int u = 0; u < updates; u++) train_step(p, adam, train);
     return p;
+    // END SOLUTION
 }
 
 // ===========================================================================

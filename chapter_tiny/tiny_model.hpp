@@ -150,6 +150,8 @@ inline void level_forward(float* out, float* mean, float* rstd, const float* in,
 // din (T,W) += what the loss says about level's input; dgain, dbias (W) += theirs.
 inline void level_backward(float* din, float* dgain, float* dbias, const float* dout, const float* in,
                            const float* mean, const float* rstd, const float* gain, int T) {
+    // BEGIN SOLUTION exercise tiny.3: level's backward pass (chapter_tiny/exercises/ex3_Level_Backward.cpp)
+    // STUB: (void)din, (void)dgain, (void)dbias, (void)dout, (void)in, (void)mean, (void)rstd, (void)gain, (void)T;
     for (int t = 0; t < T; t++) {
         const float* x = in + t * WIDTH;
         const float* d = dout + t * WIDTH;
@@ -171,6 +173,7 @@ inline void level_backward(float* din, float* dgain, float* dbias, const float* 
             din[t * WIDTH + i] += (dnorm - dnorm_mean - norm * dnorm_norm_mean) * rstd[t];
         }
     }
+    // END SOLUTION
 }
 
 // The same two passes with eight rows at a time in the lanes, so each row's
@@ -255,6 +258,10 @@ inline void level_backward_lanes(float* din, float* dgain, float* dbias, const f
 // t and head, score every s <= t (the causal mask is where the loop stops),
 // softmax, and add up the values. found (T,W); weights (HEADS,T,T), 0 above the diagonal.
 inline void attend_forward(float* found, float* weights, const float* lookups, int T) {
+    // BEGIN SOLUTION exercise tiny.1: attend (chapter_tiny/exercises/ex1_Attend.cpp)
+    // STUB: for (int i = 0; i < T * WIDTH; i++) found[i] = 0.0f;
+    // STUB: for (int i = 0; i < HEADS * T * T; i++) weights[i] = 0.0f;
+    // STUB: (void)lookups;
     const float scale = 1.0f / std::sqrt(float(SIZE));
     for (int t = 0; t < T; t++) {
         for (int h = 0; h < HEADS; h++) {
@@ -283,11 +290,14 @@ inline void attend_forward(float* found, float* weights, const float* lookups, i
             for (int s = t + 1; s < T; s++) row[s] = 0.0f;  // no peeking: nothing above the diagonal
         }
     }
+    // END SOLUTION
 }
 
 // dlookups (T,3W) += what the loss says about each query, key and value, from dfound (T,W).
 inline void attend_backward(float* dlookups, const float* dfound, const float* weights, const float* lookups,
                             int T) {
+    // BEGIN SOLUTION exercise tiny.2: attend's backward pass (chapter_tiny/exercises/ex2_Attend_Backward.cpp)
+    // STUB: (void)dlookups, (void)dfound, (void)weights, (void)lookups, (void)T;
     const float scale = 1.0f / std::sqrt(float(SIZE));
     float dweight[SEATS];
     for (int t = 0; t < T; t++) {
@@ -323,6 +333,7 @@ inline void attend_backward(float* dlookups, const float* dfound, const float* w
             for (int i = 0; i < SIZE; i++) dquery[i] = dq[i];
         }
     }
+    // END SOLUTION
 }
 
 // The same two passes, eight letters at a time: each lane of a Lanes is one

@@ -62,7 +62,7 @@ mapfile -t includes < <(include_flags "$reference")
 
 # The student builds against the handout's headers: solution regions cut.
 for header in $(needed_headers "$reference"); do
-  cut_solutions "$header" > "$work/src/$(basename "$header")" || exit 2
+  cut_solutions "$header" "$id" > "$work/src/$(basename "$header")" || exit 2  # other exercises' answers stay
 done
 # Data files a test file names on a "// Files:" line are copied into the run folder.
 for data in $(sed -n 's|^// Files: *||p' "$tests_file"); do

@@ -29,11 +29,20 @@ exercise_id_of() { exercise_table | awk -F'\t' -v f="$1" '$2 == f { print $1 }';
 # Writes FILE with every solution region cut: a "// TODO:" line in the region's
 # place, then its "// STUB: code" lines as code (indentation kept). A BEGIN
 # without its END, or an END without a BEGIN, is an error (status 2).
+# With an exercise id as $2 (grading that exercise), a region of a shared
+# header whose BEGIN line says "BEGIN SOLUTION exercise OTHER: ..." (another
+# exercise's answer, which this one builds on) keeps its code; only its marker
+# and STUB lines go.
 cut_solutions() {
-  awk -v file="$1" '
+  awk -v file="$1" -v grading="${2:-}" '
     function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t\r]+$/, "", s); return s }
     /^[ \t]*\/\/ BEGIN SOLUTION/ {
-      if (inside) { printf "%s:%d: BEGIN SOLUTION inside another region\n", file, NR > "/dev/stderr"; bad = 1; exit 2 }
+      if (inside || kept) { printf "%s:%d: BEGIN SOLUTION inside another region\n", file, NR > "/dev/stderr"; bad = 1; exit 2 }
+      owner = $0; sub(/^[ \t]*\/\/ BEGIN SOLUTION[: ]*/, "", owner)
+      if (grading != "" && owner ~ /^exercise [^ :]+:/) {
+        sub(/^exercise /, "", owner); sub(/:.*/, "", owner)
+        if (owner != grading) { kept = 1; start = NR; next }
+      }
       inside = 1; start = NR
       indent = $0; sub(/\/\/.*/, "", indent)
       todo = $0; sub(/^[ \t]*\/\/ BEGIN SOLUTION[: ]*/, "", todo); todo = trim(todo)
@@ -41,6 +50,9 @@ cut_solutions() {
       print indent "// TODO: " todo
       next
     }
+    kept && /^[ \t]*\/\/ END SOLUTION/ { kept = 0; next }
+    kept && /^[ \t]*\/\/ STUB:/ { next }
+    kept { print; next }
     /^[ \t]*\/\/ END SOLUTION/ {
       if (!inside) { printf "%s:%d: END SOLUTION without a BEGIN\n", file, NR > "/dev/stderr"; bad = 1; exit 2 }
       inside = 0; next
@@ -53,7 +65,7 @@ cut_solutions() {
     inside { next }
     { print }
     END {
-      if (!bad && inside) { printf "%s:%d: BEGIN SOLUTION is never ended\n", file, start > "/dev/stderr"; exit 2 }
+      if (!bad && (inside || kept)) { printf "%s:%d: BEGIN SOLUTION is never ended\n", file, start > "/dev/stderr"; exit 2 }
     }' "$1"
 }
 

@@ -1,0 +1,98 @@
+// tests/grader/15.1.cpp: the tests of exercise 15.1 (chapter15/exercises/ex1_Soft_Lookup.cpp),
+// lookup_weights and mix_values. Compare tests print numbers that the driver sets
+// against the reference solution's; property tests check the student's alone.
+#include "grader.hpp"
+#define main lesson_main
+#include STUDENT_SOURCE
+#undef main
+
+using grader::Test;
+
+// The book's table of 15.1.1.
+static void book_example(Test& t) {
+    Matrix keys(2, 2, {1.0f, 0.0f, -1.0f, 0.0f}), values(2, 2, {2.0f, 0.0f, 0.0f, 4.0f});
+    std::vector<float> weights = lookup_weights({1.0f, 0.0f}, keys);
+    t.expect(weights.size() == 2, "lookup_weights gave %zu weights for 2 keys", weights.size());
+    t.numbers("weights", weights);
+    t.numbers("z", mix_values(weights, values));
+}
+
+// A random table: n entries, keys of d numbers, values of d_v numbers.
+struct Table {
+    std::vector<float> query;
+    Matrix keys, values;
+};
+static Table random_table(Test& t, float spread = 1.0f) {
+    const int n = t.size(1, 12), d = t.size(1, 6), d_v = t.size(1, 6);
+    return {t.vector(d, -spread, spread), t.matrix(n, d, -1.0f, 1.0f), t.matrix(n, d_v, -3.0f, 3.0f)};
+}
+
+static void hidden_weights(Test& t) {
+    for (int round = 0; round < 5; round++) {
+        Table table = random_table(t, 2.0f);
+        std::vector<float> weights = lookup_weights(table.query, table.keys);
+        t.expect(int(weights.size()) == table.keys.rows, "lookup_weights gave %zu weights for %d keys",
+                 weights.size(), table.keys.rows);
+        t.numbers(("weights_" + std::to_string(round)).c_str(), weights);
+    }
+}
+
+static void hidden_mix(Test& t) {
+    for (int round = 0; round < 5; round++) {
+        Table table = random_table(t);
+        std::vector<float> weights = t.vector(table.keys.rows, 0.0f, 1.0f);  // any weights: the mix is linear
+        std::vector<float> z = mix_values(weights, table.values);
+        t.expect(int(z.size()) == table.values.cols, "mix_values gave %zu numbers for values of %d columns",
+                 z.size(), table.values.cols);
+        t.numbers(("z_" + std::to_string(round)).c_str(), z);
+    }
+}
+
+// Scores in the hundreds: exp alone would overflow a float.
+static void large_scores(Test& t) {
+    for (int round = 0; round < 3; round++) {
+        Table table = random_table(t);
+        for (float& q : table.query) q *= 400.0f;
+        std::vector<float> weights = lookup_weights(table.query, table.keys);
+        for (float w : weights) t.expect(std::isfinite(w), "a weight is %g for scores in the hundreds", double(w));
+        t.numbers(("weights_" + std::to_string(round)).c_str(), weights);
+    }
+}
+
+static void weights_are_shares(Test& t) {
+    for (int round = 0; round < 20; round++) {
+        Table table = random_table(t, 3.0f);
+        std::vector<float> weights = lookup_weights(table.query, table.keys);
+        t.expect(int(weights.size()) == table.keys.rows, "%zu weights for %d keys", weights.size(), table.keys.rows);
+        double sum = 0.0;
+        for (float w : weights) {
+            t.expect(w >= 0.0f, "a weight is negative (%g)", double(w));
+            sum += w;
+        }
+        t.expect(std::fabs(sum - 1.0) < 1e-5, "the weights add up to %.7f, not 1", sum);
+    }
+    // A zero query scores every key 0: equal weights.
+    Table table = random_table(t);
+    std::vector<float> zero(table.query.size(), 0.0f);
+    std::vector<float> weights = lookup_weights(zero, table.keys);
+    for (float w : weights)
+        t.expect(std::fabs(w - 1.0f / float(weights.size())) < 1e-6f, "a zero query gives a weight of %g, not 1/%zu",
+                 double(w), weights.size());
+}
+
+int main(int argc, char** argv) {
+    return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
+        grader::compare("book_example", 2, 1e-4, book_example,
+                        "q = (1, 0) with the book's two keys should give about 0.881 and 0.119: score each key "
+                        "with a dot product, then exponentiate and divide by the sum"),
+        grader::compare("hidden_weights", 2, 1e-4, hidden_weights,
+                        "one weight per key row: the softmax of query . key over all the rows"),
+        grader::compare("hidden_mix", 2, 1e-4, hidden_mix,
+                        "z has one number per column of values: add up each value row times its own weight"),
+        grader::property("weights_are_shares", 1, weights_are_shares,
+                         "weights are never negative and add up to one; a zero query gives every key the same"),
+        grader::compare("large_scores", 2, 1e-4, large_scores,
+                        "exp of a score above about 88 overflows a float: subtract the largest score first"),
+        grader::printed_output(1, "run your program: it should print what the reference prints"),
+    });
+}

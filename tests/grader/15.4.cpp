@@ -1,0 +1,78 @@
+// tests/grader/15.4.cpp: the tests of exercise 15.4 (chapter15/exercises/ex4_Adam_Step.cpp),
+// adam_step against the reference solution's on random gradients.
+#include "grader.hpp"
+#define main lesson_main
+#include STUDENT_SOURCE
+#undef main
+
+using grader::Test;
+
+// Several updates in a row with random gradients of random sizes: parameters, m and v after each.
+static void hidden_steps(Test& t) {
+    const int n = t.size(1, 40), steps = t.size(1, 30);
+    const float lr = t.uniform(0.001f, 0.1f);
+    std::vector<float> params = t.vector(n, -2.0f, 2.0f), m(size_t(n), 0.0f), v(size_t(n), 0.0f);
+    for (int step = 1; step <= steps; step++) {
+        std::vector<float> grads = t.vector(n, -1.0f, 1.0f);
+        for (float& g : grads) g *= float(exp_d(2.302585092994046 * t.uniform(-3.0f, 2.0f)));  // sizes from 1e-3 to 1e2
+        adam_step(params, grads, m, v, step, lr);
+        t.numbers(("params_" + std::to_string(step)).c_str(), params);
+        t.numbers(("m_" + std::to_string(step)).c_str(), m);
+        t.numbers(("v_" + std::to_string(step)).c_str(), v);
+    }
+}
+
+// The first update from m = v = 0 moves every parameter by lr against its gradient's sign.
+static void first_step_is_lr(Test& t) {
+    const int n = t.size(1, 20);
+    const float lr = t.uniform(0.001f, 0.1f);
+    std::vector<float> params = t.vector(n, -2.0f, 2.0f), grads = t.vector(n, -1.0f, 1.0f), m(size_t(n), 0.0f),
+                       v(size_t(n), 0.0f);
+    for (float& g : grads) g = (g < 0 ? -1.0f : 1.0f) * float(exp_d(2.302585092994046 * t.uniform(-3.0f, 3.0f)));
+    const std::vector<float> before = params;
+    adam_step(params, grads, m, v, 1, lr);
+    for (int i = 0; i < n; i++) {
+        const float moved = params[i] - before[i], want = grads[i] > 0 ? -lr : lr;
+        t.expect(std::fabs(moved - want) < 1e-3f * lr, "gradient %g at lr %g: the first update moved the parameter "
+                 "by %g, but Adam's first step is %g whatever the gradient's size", double(grads[i]), double(lr),
+                 double(moved), double(want));
+    }
+}
+
+// Gradients near 1e-8: eps, added to the square root, is what keeps these steps small.
+static void tiny_gradients(Test& t) {
+    const int n = t.size(1, 20);
+    std::vector<float> params = t.vector(n, -1.0f, 1.0f), m(size_t(n), 0.0f), v(size_t(n), 0.0f);
+    for (int step = 1; step <= 5; step++) {
+        std::vector<float> grads = t.vector(n, -3e-8f, 3e-8f);
+        adam_step(params, grads, m, v, step, 0.01f);
+        t.numbers(("params_" + std::to_string(step)).c_str(), params);
+    }
+}
+
+// A constant gradient for many updates: the corrections fade and the step stays lr.
+static void long_run(Test& t) {
+    const int n = t.size(1, 10);
+    std::vector<float> params = t.vector(n, -1.0f, 1.0f), grads = t.vector(n, -1.0f, 1.0f), m(size_t(n), 0.0f),
+                       v(size_t(n), 0.0f);
+    for (int step = 1; step <= 2000; step++) adam_step(params, grads, m, v, step, 0.001f);
+    t.numbers("params", params);
+    t.numbers("m", m);
+    t.numbers("v", v);
+}
+
+int main(int argc, char** argv) {
+    return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
+        grader::property("first_step_is_lr", 2, first_step_is_lr,
+                         "after one update m and v have only a tenth and a thousandth of the gradient: divide each "
+                         "by 1 - beta^step to correct for their start at zero"),
+        grader::compare("hidden_steps", 4, 1e-4, hidden_steps,
+                        "check beta1 = 0.9 and beta2 = 0.999, which of m and v takes the square, and that m and v "
+                        "keep their values from one call to the next"),
+        grader::compare("tiny_gradients", 1, 1e-4, tiny_gradients,
+                        "eps = 1e-8 is added to the square root of the corrected v, not inside it"),
+        grader::compare("long_run", 2, 1e-4, long_run,
+                        "step counts from 1, and the corrections use beta to the power step"),
+        grader::printed_output(1, "run your program: it should print what the reference prints"),
+    });
+}
