@@ -2,36 +2,42 @@
 # build/, mirroring the folders. Adding a lesson needs no line here.
 #   make run       build and run every lesson in book order
 #   make test      build, run and check everything; ends with "N passed, M failed"
+#   make cross     the same tests built for Windows (run under Wine) and for ARM (under qemu)
 #   make help      every target
 
 CXX      ?= g++
 OPT      ?= -O2
 SAN      ?=
 CXXFLAGS  = -std=c++17 $(OPT) $(SAN) -Wall -Wextra -Wpedantic -Werror -ffp-contract=off -Icommon
+LDFLAGS  ?=
 LDLIBS    = -pthread
 BUILD    ?= build
+EXE      ?=
+# RUN: what runs a program built for another machine (make cross sets it: Wine, qemu).
+RUN      ?=
 
 SOURCES  := $(sort $(wildcard chapter*/*.cpp chapter*/*/*.cpp))
-PROGRAMS := $(patsubst %.cpp,$(BUILD)/%,$(SOURCES))
+PROGRAMS := $(patsubst %.cpp,$(BUILD)/%$(EXE),$(SOURCES))
 TESTSRC  := $(sort $(wildcard tests/*.cpp))
-TESTBINS := $(patsubst %.cpp,$(BUILD)/%,$(TESTSRC))
+TESTBINS := $(patsubst %.cpp,$(BUILD)/%$(EXE),$(TESTSRC))
 HEADERS  := $(wildcard common/*.hpp chapter*/*.hpp chapter*/*/*.hpp tests/*.hpp)
 
-.PHONY: all run test golden sanitize matrix bench fuzz data train-tiny clean help check-exercise
+.PHONY: all run test golden sanitize matrix cross bench fuzz data train-tiny clean help check-exercise
 .DEFAULT_GOAL := all
 
 all: $(PROGRAMS) $(TESTBINS)
 
 # A program sees common/ and its own folder's headers.
-$(BUILD)/%: %.cpp $(HEADERS)
+# (EXE is .exe for a Windows compiler, which adds it to the name anyway.)
+$(BUILD)/%$(EXE): %.cpp $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) -I$(dir $<) $< -o $@ $(LDLIBS)
+	$(CXX) $(CXXFLAGS) -I$(dir $<) $< -o $@ $(LDFLAGS) $(LDLIBS)
 
 run: all
 	@bash tests/run_lessons.sh $(BUILD)
 
 test: all
-	@bash tests/run_tests.sh $(BUILD)
+	@RUN="$(RUN)" bash tests/run_tests.sh $(BUILD)
 
 # Rewrites every golden from the current programs: for deliberate changes only.
 golden: all
@@ -41,12 +47,19 @@ sanitize:
 	@$(MAKE) --no-print-directory test BUILD=build/sanitize OPT="-O1 -g" \
 	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 
-# The same goldens must pass with both compilers at both optimisation levels.
+# The same goldens must pass with both compilers at both optimisation levels,
+# and with clang++ on LLVM's own standard library, libc++, as on a Mac.
 matrix:
-	@set -e; for cxx in g++ clang++; do for opt in -O0 -O2; do \
+	@set -e; for cxx in g++ clang++ "clang++ -stdlib=libc++"; do for opt in -O0 -O2; do \
 	  echo "== $$cxx $$opt"; \
-	  $(MAKE) --no-print-directory test CXX=$$cxx OPT=$$opt BUILD=build/$$cxx$$opt; \
+	  $(MAKE) --no-print-directory test CXX="$$cxx" OPT=$$opt BUILD="build/$$(echo $$cxx | tr -d ' =')$$opt"; \
 	done; done
+
+# The same tests built for Windows with MinGW-w64 and run under Wine, and built
+# static for 64-bit ARM (a Raspberry Pi) and run under qemu-aarch64; outside
+# make test, since they need those packages (.ci/run installs them).
+cross:
+	@bash tests/cross.sh
 
 bench: all
 	@bash tests/bench.sh $(BUILD)
@@ -79,7 +92,8 @@ help:
 	@echo "make test       build, run every program, diff against tests/golden, run the checks"
 	@echo "make golden     rewrite the golden files (deliberate output changes only)"
 	@echo "make sanitize   the tests again under AddressSanitizer + UndefinedBehaviorSanitizer"
-	@echo "make matrix     the tests with g++ and clang++, each at -O0 and -O2"
+	@echo "make matrix     the tests with g++, clang++ and clang++ with libc++, each at -O0 and -O2"
+	@echo "make cross      the tests for Windows (MinGW-w64, under Wine) and ARM (aarch64, under qemu)"
 	@echo "make bench      time the programs that train"
 	@echo "make check-exercise EX=3 SRC=student.cpp   grade a chapter 20 exercise"
 	@echo "make fuzz       libFuzzer on the file loaders, FUZZ_SECONDS=60 each"

@@ -44,14 +44,16 @@ cxx=${CXX:-g++}
 flags=${CXXFLAGS:--std=c++17 -O2 -Wall -Wextra -Wpedantic -Werror -ffp-contract=off -Icommon}
 echo "Grading $2 as exercise $ex ($name)"
 # shellcheck disable=SC2086  # the flags are words
-if ! $cxx $flags -I"$(dirname "$src")" -I"$exercises" "$src" -o "$work/program" -pthread > "$work/compile.log" 2>&1; then
+if ! $cxx $flags -I"$(dirname "$src")" -I"$exercises" "$src" -o "$work/program" ${LDFLAGS:-} -pthread > "$work/compile.log" 2>&1; then
   echo "did not compile: $2"
   head -n 30 "$work/compile.log" | sed 's/^/    /'
   fail "did not compile"
 fi
 
-NO_COLOR=1 timeout 20 "$work/program" "${args[@]}" > "$work/output.txt" 2> "$work/stderr.txt" < /dev/null
+# (make cross: RUN runs it under Wine or qemu; on Windows lines end in CR LF.)
+NO_COLOR=1 timeout 20 ${RUN:-} "$work/program" "${args[@]}" > "$work/output.txt" 2> "$work/stderr.txt" < /dev/null
 status=$?
+[ -n "${TEXT_CRLF:-}" ] && sed -i 's/\r$//' "$work/output.txt"
 [ "$status" -eq 124 ] && fail "still running after 20 seconds"
 if [ -s "$work/stderr.txt" ]; then
   echo "it printed on stderr:"

@@ -11,12 +11,18 @@
 #   tests/check_*.sh                             check scripts, given the build folder: exit 0 means pass
 #
 # With --golden it rewrites the golden files instead of comparing.
+#
+# make cross sets RUN, a runner put before every program (and the check scripts
+# put it before theirs): Wine or qemu-aarch64; and TEXT_CRLF=1 where the
+# programs end lines with CR LF, as on Windows: goldens are then compared
+# without the CR.
 set -u
 build=${1:-build}
 mode=${2:-compare}
 cd "$(dirname "$0")/.."
 export NO_COLOR=1
 export BUILD=$build
+export RUN=${RUN:-}
 outputs=$(mktemp -d)
 trap 'rm -rf "$outputs"' EXIT
 
@@ -28,7 +34,10 @@ fail() { failed=$((failed + 1)); echo "FAIL  $1"; }
 run_golden() {
   local name=$1 out=$2 program=${1%@*} args=()
   if [ -f "tests/golden/$name.args" ]; then eval "args=($(cat "tests/golden/$name.args"))"; fi
-  "$build/$program" "${args[@]}" > "$out" 2> "$out.err" < /dev/null
+  $RUN "$build/$program" "${args[@]}" > "$out" 2> "$out.err" < /dev/null
+  local status=$?
+  [ -n "${TEXT_CRLF:-}" ] && sed -i 's/\r$//' "$out" "$out.err"
+  return $status
 }
 
 # 1. Every lesson has a golden file.
@@ -66,7 +75,7 @@ done < tests/book_claims.tsv
 for check in tests/*.cpp; do
   [ -f "$check" ] || continue
   bin="$build/${check%.cpp}"
-  if "$bin" > "$outputs/check.log" 2>&1; then pass "$check"
+  if $RUN "$bin" > "$outputs/check.log" 2>&1; then pass "$check"
   else fail "$check:"; tail -n 20 "$outputs/check.log" | sed 's/^/      /'; fi
 done
 for check in tests/check_*.sh; do
