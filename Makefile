@@ -22,7 +22,7 @@ TESTSRC  := $(sort $(wildcard tests/*.cpp))
 TESTBINS := $(patsubst %.cpp,$(BUILD)/%$(EXE),$(TESTSRC))
 HEADERS  := $(wildcard common/*.hpp chapter*/*.hpp chapter*/*/*.hpp tests/*.hpp)
 
-.PHONY: all run test golden sanitize matrix cross bench fuzz data train-tiny clean help check-exercise
+.PHONY: all run test golden sanitize matrix cross bench fuzz data train-tiny seed-study clean help check-exercise
 .DEFAULT_GOAL := all
 
 all: $(PROGRAMS) $(TESTBINS)
@@ -80,8 +80,15 @@ data:
 	mv data/tinyshakespeare.txt.part data/tinyshakespeare.txt
 
 # The shipped checkpoint, from scratch (a few minutes on 2 cores; see chapter_tiny/README.md).
+TINY_RECIPE := --steps 12000 --batch 32 --lr 0.01
+TINY_SEED   := 1
 train-tiny: $(BUILD)/chapter_tiny/tiny_train
-	$(BUILD)/chapter_tiny/tiny_train --steps 12000 --batch 32 --lr 0.01 --seed 1 --out chapter_tiny/shakespeare.tiny
+	$(BUILD)/chapter_tiny/tiny_train $(TINY_RECIPE) --seed $(TINY_SEED) --out chapter_tiny/shakespeare.tiny
+
+# The shipped recipe from several seeds, and how each run's heads compare with the chapter's.
+SEEDS ?= 1 2 3 4 5 6 7 8
+seed-study: $(BUILD)/chapter_tiny/tiny_train $(BUILD)/chapter_tiny/tiny_3_Several_Readers
+	@TINY_RECIPE="$(TINY_RECIPE)" bash tests/tiny_seed_study.sh $(BUILD) $(SEEDS)
 
 clean:
 	rm -rf build
@@ -99,5 +106,6 @@ help:
 	@echo "make fuzz       libFuzzer on the file loaders, FUZZ_SECONDS=60 each"
 	@echo "make data       download tiny Shakespeare into data/ (for training only)"
 	@echo "make train-tiny train the tiny Shakespeare model into chapter_tiny/shakespeare.tiny"
+	@echo "make seed-study train that recipe from SEEDS=\"1 ... 8\" and compare the heads with the chapter's"
 	@echo "make clean      remove build/"
 	@echo "Variables: CXX=clang++  OPT=-O0  BUILD=dir"

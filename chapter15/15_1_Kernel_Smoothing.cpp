@@ -31,7 +31,7 @@ static std::vector<float> gaussian_weights(const std::vector<float>& q, const Ma
     for (int j = 0; j < keys.rows; j++) {
         float squared_distance = 0.0f;
         for (int c = 0; c < D; c++) squared_distance += (q[c] - keys(j, c)) * (q[c] - keys(j, c));
-        w.push_back(std::exp(-0.5f * squared_distance));
+        w.push_back(exp_f(-0.5f * squared_distance));
         total += w.back();
     }
     for (float& a : w) a /= total;

@@ -28,7 +28,7 @@ static Lookup soft_lookup(const std::vector<float>& query, const Matrix& keys, c
     // Softmax: exponentiate, then divide by the sum.
     float total = 0.0f;
     for (float s : out.scores) {
-        out.weights.push_back(std::exp(s));
+        out.weights.push_back(exp_f(s));
         total += out.weights.back();
     }
     for (float& a : out.weights) a /= total;

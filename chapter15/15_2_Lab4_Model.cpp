@@ -56,6 +56,6 @@ int main(int argc, char** argv) {
     std::printf("  1/%d = %.3f\n", VOCAB, 1.0 / VOCAB);
     std::printf("  most probable next token: %s\n\n", vocabulary()[argmax(f.probs)].c_str());
     std::printf("Loss -log p(red) = %.3f; ln %d = %.3f\n", cross_entropy(f.logits, example.target), VOCAB,
-                std::log(double(VOCAB)));
+                log_d(double(VOCAB)));
     return 0;
 }

@@ -210,10 +210,10 @@ constexpr float STALL_BAND = 0.05f;
 
 void seed_sweep(int seeds, float scale, float lr, int updates) {
     const std::vector<Example> train = training_examples(), valid = validation_examples();
-    const float ln3 = std::log(3.0f);
+    const float ln3 = log_f(3.0f);
     std::printf("Seed sweep: seeds 1 to %d, starting scale %.2g, Adam lr %g, %d updates.\n", seeds, double(scale),
                 double(lr), updates);
-    const float two_thirds_ln2 = 2.0f / 3.0f * std::log(2.0f);
+    const float two_thirds_ln2 = 2.0f / 3.0f * log_f(2.0f);
     std::printf("A run stalls near ln 3 when its final training loss is within %.2f of ln 3 = %.3f:\n"
                 "it cannot tell the colours apart and gives each about 1/3. Near 2/3 ln 2 = %.3f, it\n"
                 "tells one colour from the other two but not those two apart (1/2 each, in 6 of the\n"

@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
             ratio[k] = f.weights(0, blue) / f.weights(0, red);
             std::printf("  %4llu  %-21s  %14.4f  %13.4f  %8.4f  %19.4f\n", (unsigned long long)seed,
                         k == 0 ? "...the players wear" : "...the officials wear", f.weights(0, blue),
-                        f.weights(0, red), ratio[k], std::exp(f.scores(0, blue) - f.scores(0, red)));
+                        f.weights(0, red), ratio[k], exp_f(f.scores(0, blue) - f.scores(0, red)));
         }
         worst = std::fmax(worst, std::fabs(ratio[0] - ratio[1]) / ratio[0]);
     }

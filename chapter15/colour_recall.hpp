@@ -194,8 +194,8 @@ inline float cross_entropy(const Matrix& logits, int target) {
     for (int i = 1; i < logits.cols; i++)
         if (logits(0, i) > biggest) biggest = logits(0, i);
     float total = 0.0f;
-    for (int i = 0; i < logits.cols; i++) total += std::exp(logits(0, i) - biggest);
-    return std::log(total) - (logits(0, target) - biggest);
+    for (int i = 0; i < logits.cols; i++) total += exp_f(logits(0, i) - biggest);
+    return log_f(total) - (logits(0, target) - biggest);
 }
 
 // Backward of y = x W for one row x and y's gradient d_y: adds x^T d_y into
@@ -296,8 +296,8 @@ struct Adam {
 
     void update(Params& p, const Params& grad) {
         step++;
-        const float correction1 = float(1.0 - std::pow(double(beta1), step));
-        const float correction2 = float(1.0 - std::pow(double(beta2), step));
+        const float correction1 = float(1.0 - power(double(beta1), step));
+        const float correction2 = float(1.0 - power(double(beta2), step));
         const float step_size = lr / correction1;
         const float root_correction2 = std::sqrt(correction2);
         std::vector<Matrix*> P = p.blocks(), M = m.blocks(), S = v.blocks();

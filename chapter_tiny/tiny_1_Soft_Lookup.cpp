@@ -250,32 +250,37 @@ function show(q) {
   thick(document.getElementById('query').children, 0, KEYS, query, 'query');
   thick(drawn, 2 * keys.length, VALUES, found, 'found');
 }
-svg.addEventListener('mousemove', e => {
-  const box = svg.getBoundingClientRect(), x = e.clientX - box.left, y = e.clientY - box.top;
-  if (x >= KEYS && x <= KEYS + PLANE && y >= TOP && y <= TOP + PLANE)
-    show([(x - KEYS) / PLANE * 2 * REACH - REACH, REACH - (y - TOP) / PLANE * 2 * REACH].map(v => Math.round(v * 20) / 20));
+// Dragging the query: press on the keys' chart (a mouse button, a pen or a finger) and move; it follows until let go.
+let dragging = null;
+const inPicture = e => new DOMPoint(e.clientX, e.clientY).matrixTransform(svg.getScreenCTM().inverse());  // however large it is shown
+function drag(e) {
+  const {x, y} = inPicture(e);
+  show([(x - KEYS) / PLANE * 2 * REACH - REACH, REACH - (y - TOP) / PLANE * 2 * REACH].map(v => Math.round(v * 20) / 20));
+}
+svg.style.touchAction = 'none';  // a finger on the picture drags the query instead of scrolling the page
+svg.addEventListener('pointerdown', e => {
+  const {x, y} = inPicture(e);
+  if (x < KEYS || x > KEYS + PLANE || y < TOP || y > TOP + PLANE) return;
+  dragging = e.pointerId;
+  svg.setPointerCapture(e.pointerId);
+  demo.focus();
+  drag(e);
+  e.preventDefault();
 });
+svg.addEventListener('pointermove', e => { if (e.pointerId === dragging) drag(e); });
+const drop = e => { if (e.pointerId === dragging) dragging = null; };
+svg.addEventListener('pointerup', drop);
+svg.addEventListener('pointercancel', drop);
 demo.addEventListener('keydown', e => {
   const move = {ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0]}[e.key];
   if (move) { show([query[0] + move[0] * STEP, query[1] + move[1] * STEP]); e.preventDefault(); }
 });
-if (location.hash === '#test') {  // a check for a headless browser: point at two queries, press one key
-  const box = svg.getBoundingClientRect(), shares = () => [...document.querySelectorAll('#bars text')].map(t => t.textContent).join(' ');
-  const point = q => svg.dispatchEvent(new MouseEvent('mousemove', {bubbles: true, clientX: box.left + px(KEYS, q[0]), clientY: box.top + py(q[1])}));
-  point([0, 0]);
-  const middle = shares() + ', ' + document.querySelector('#values > text:last-child').textContent;
-  point([-0.5, 2]);
-  const fit = shares();
-  demo.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}));
-  document.body.insertAdjacentHTML('beforeend', '<pre id="test">at (0, 0): ' + middle + '; at (-0.5, 2): ' + fit +
-    '; one step right: ' + document.querySelector('#query > text:last-child').textContent + ': ' + shares() + '</pre>');
-}
 </script>
 )";
 
-// --html: the picture, and a script that moves the query to wherever the
-// pointer is over the keys' chart (or by the arrow keys), as the chapter's page
-// lets you drag it, and redraws the parts that change, computed as above.
+// --html: the picture, and a script that lets you drag the query over the keys'
+// chart with a mouse, a pen or a finger (or move it with the arrow keys), as the
+// chapter's page does, and redraws the parts that change, computed as above.
 static std::string lookup_page(const float query[D]) {
     auto list = [](const Matrix& m) {
         std::string s = "[";
@@ -290,10 +295,10 @@ static std::string lookup_page(const float query[D]) {
                          "let query = [" + format_number("%g", query[0]) + ", " + format_number("%g", query[1]) + "];\n" +
                          LOOKUP_SCRIPT;
     return html_document("A soft lookup",
-                         "Four words of the sentence as arrows of made-up numbers: their keys. Move the pointer over "
-                         "the left chart, or click the picture and use the arrow keys, to move the query for \"small\"; "
-                         "the bars show the share it reads from each word, and the right chart the values and the mix "
-                         "it gets back.",
+                         "Four words of the sentence as arrows of made-up numbers: their keys. Drag the query for "
+                         "\"small\" over the left chart (press anywhere on it), or click the picture and use the arrow "
+                         "keys; the bars show the share it reads from each word, and the right chart the values and "
+                         "the mix it gets back.",
                          "<div id=\"demo\" tabindex=\"0\">\n" + lookup_svg(query) + "</div>\n", script);
 }
 
@@ -336,8 +341,8 @@ static const char* USAGE =
     "                  redraw; 0 puts it in the middle; q (or Ctrl-C) quits\n"
     "  --svg FILE      also draw the query's lookup as an SVG picture: the keys and\n"
     "                  the query as arrows, the shares as bars, the values and the mix\n"
-    "  --html FILE     also write a page with that picture, where the pointer (or the\n"
-    "                  arrow keys) moves the query and the bars and the mix follow\n";
+    "  --html FILE     also write a page with that picture, where dragging the query\n"
+    "                  (or the arrow keys) moves it and the bars and the mix follow\n";
 
 // "X,Y" with both numbers within the chart.
 static void parse_query(const std::string& text, float query[D]) {

@@ -206,7 +206,7 @@ inline void attend_forward(float* found, float* weights, const float* lookups, i
             }
             float total = 0.0f;
             for (int s = 0; s <= t; s++) {
-                row[s] = std::exp(row[s] - biggest);
+                row[s] = exp_f(row[s] - biggest);
                 total += row[s];
             }
             float mix[SIZE] = {};  // the values, each times its weight (kept local: registers)
@@ -268,7 +268,7 @@ constexpr float GELU_SCALE = 0.7978845608028654f;  // sqrt(2 / pi)
 constexpr float GELU_CUBIC = 0.044715f;
 
 inline float gelu_share(float x) {  // (1 + tanh(u)) / 2, between 0 and 1
-    return 1.0f / (1.0f + std::exp(-2.0f * GELU_SCALE * (x + GELU_CUBIC * x * x * x)));
+    return 1.0f / (1.0f + exp_f(-2.0f * GELU_SCALE * (x + GELU_CUBIC * x * x * x)));
 }
 
 inline void gelu_forward(float* fired, const float* hidden, int n) {
@@ -490,8 +490,8 @@ inline float next_letter_loss(const Tape& tape, int t, int target) {
     for (int v = 1; v < tape.V; v++)
         if (l[v] > biggest) biggest = l[v];
     float sum = 0.0f;
-    for (int v = 0; v < tape.V; v++) sum += std::exp(l[v] - biggest);
-    return std::log(sum) - (l[target] - biggest);
+    for (int v = 0; v < tape.V; v++) sum += exp_f(l[v] - biggest);
+    return log_f(sum) - (l[target] - biggest);
 }
 
 // The sum over every position of the next letter's cross-entropy; targets[t] follows ids[t].

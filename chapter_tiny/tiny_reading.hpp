@@ -313,9 +313,9 @@ inline std::string arcs_svg(const Tape& tape, const std::string& text, int at, b
 
 // ===========================================================================
 // The HTML page: one file, the SVG inline, a few lines of plain JavaScript, no
-// network. Pointing at row or letter i (or the arrow keys, once the picture has
-// focus) shows group "reads<i>". page.html#test points at one itself and writes
-// what it shows into <pre id="test">, for a check in a headless browser.
+// network. Pointing at row or letter i (a mouse or pen over it, a finger on it:
+// pointer events, so all three alike), or the arrow keys once the picture has
+// focus, shows group "reads<i>". tests/check_tiny_browser.sh drives it in Chromium.
 
 const char* const PAGE_SCRIPT = R"(<script>
 const demo = document.getElementById('demo'), svg = demo.querySelector('svg');
@@ -327,24 +327,18 @@ function show(i) {
   document.getElementById('reads' + i).removeAttribute('display');
   current = i;
 }
-svg.addEventListener('mousemove', e => {
-  const box = svg.getBoundingClientRect();
-  show(Math.floor(((axis === 'y' ? e.clientY - box.top : e.clientX - box.left) - first) / cell));
-});
+function point(e) {  // the pointer in the picture's own units, however large the page shows it
+  const at = new DOMPoint(e.clientX, e.clientY).matrixTransform(svg.getScreenCTM().inverse());
+  show(Math.floor(((axis === 'y' ? at.y : at.x) - first) / cell));
+}
+// A finger sliding along the rows (or letters) reads them; sliding the other way still scrolls.
+svg.style.touchAction = axis === 'y' ? 'pan-x pinch-zoom' : 'pan-y pinch-zoom';
+svg.addEventListener('pointermove', point);
+svg.addEventListener('pointerdown', e => { demo.focus(); point(e); });
 demo.addEventListener('keydown', e => {
   const step = {ArrowUp: -1, ArrowLeft: -1, ArrowDown: 1, ArrowRight: 1}[e.key];
   if (step) { show(current + step); e.preventDefault(); }
 });
-if (location.hash === '#test') {
-  const i = count >> 1, box = svg.getBoundingClientRect(), middle = first + (i + 0.5) * cell;
-  svg.dispatchEvent(new MouseEvent('mousemove', {bubbles: true,
-    clientX: box.left + (axis === 'y' ? 5 : middle), clientY: box.top + (axis === 'y' ? middle : 5)}));
-  const pointed = current;
-  demo.dispatchEvent(new KeyboardEvent('keydown', {key: axis === 'y' ? 'ArrowDown' : 'ArrowRight', bubbles: true}));
-  const shownNow = [...svg.querySelectorAll('g[id^=reads]')].filter(g => !g.hasAttribute('display')).map(g => g.id);
-  document.body.insertAdjacentHTML('beforeend', '<pre id="test">pointed at ' + i + ': showing reads' + pointed +
-    '; after one arrow key: showing ' + shownNow.join(',') + ': ' + document.getElementById('reads' + current).textContent.replace(/\s+/g, ' ') + '</pre>');
-}
 </script>
 )";
 
@@ -353,7 +347,7 @@ inline std::string html_document(const std::string& title, const std::string& in
                                  const std::string& script) {
     return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + svg_escape(title) +
            "</title>\n<style>body { font-family: sans-serif; margin: 2em; } #demo:focus { outline: 2px solid "
-           "#92c5de; }</style>\n</head>\n<body>\n<h1>" + svg_escape(title) + "</h1>\n<p>" + svg_escape(intro) +
+           "#92c5de; } #demo svg { display: block; max-width: 100%; height: auto; }</style>\n</head>\n<body>\n<h1>" + svg_escape(title) + "</h1>\n<p>" + svg_escape(intro) +
            "</p>\n" + body + script + "</body>\n</html>\n";
 }
 

@@ -56,7 +56,7 @@ constexpr double FINAL_LR_FRACTION = 0.1;  // the cosine ends at 10% of the peak
 static float learning_rate(const Settings& s, long step) {
     if (step < s.warmup) return float(s.lr * double(step + 1) / double(s.warmup));
     double progress = double(step - s.warmup) / double(std::max(1L, s.steps - s.warmup));
-    double cosine = 0.5 * (1.0 + std::cos(3.141592653589793 * progress));
+    double cosine = 0.5 * (1.0 + cos_turns(0.5 * progress));
     return float(s.lr * (FINAL_LR_FRACTION + (1.0 - FINAL_LR_FRACTION) * cosine));
 }
 
@@ -178,8 +178,8 @@ static void adamw_update(TinyModel& model, std::vector<float>& grads, Adam& adam
     const double norm = std::sqrt(norm2);
     const float clip = norm > s.clip ? float(s.clip / norm) : 1.0f;
     const float lr = learning_rate(s, step);
-    const float correct1 = float(1.0 - std::pow(double(BETA1), double(step + 1)));
-    const float correct2 = float(1.0 - std::pow(double(BETA2), double(step + 1)));
+    const float correct1 = float(1.0 - power(double(BETA1), step + 1));
+    const float correct2 = float(1.0 - power(double(BETA2), step + 1));
     const float decay = float(s.weight_decay);
     for (size_t i = 0; i < model.knobs.size(); i++) {
         const float g = grads[i] * clip;

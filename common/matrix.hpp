@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "maths.hpp"
+
 struct Matrix {
     int rows = 0, cols = 0;
     std::vector<float> data;  // row-major: element (i, j) is data[i * cols + j]
@@ -85,7 +87,7 @@ inline void softmax(float* x, int n) {
         if (x[i] > biggest) biggest = x[i];
     float total = 0.0f;
     for (int i = 0; i < n; i++) {
-        x[i] = std::exp(x[i] - biggest);
+        x[i] = exp_f(x[i] - biggest);
         total += x[i];
     }
     for (int i = 0; i < n; i++) x[i] /= total;
@@ -246,7 +248,7 @@ struct Rng {
     float normal() {
         double u1 = (double(next() >> 11) + 1.0) * (1.0 / 9007199254740992.0);  // (0, 1]
         double u2 = double(next() >> 11) * (1.0 / 9007199254740992.0);          // [0, 1)
-        return float(std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2));
+        return float(std::sqrt(-2.0 * log_d(u1)) * cos_turns(u2));
     }
 };
 

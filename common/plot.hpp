@@ -53,7 +53,10 @@ inline std::string format_number(const char* format, double v) {
 // About `target` round tick values (1, 2 or 5 times a power of ten) covering [lo, hi].
 inline std::vector<double> nice_ticks(double lo, double hi, int target = 5) {
     double span = hi > lo ? hi - lo : 1.0;
-    double raw = span / target, magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    // The power of ten at or below raw, found by exact steps rather than log10 and pow.
+    double raw = span / target, magnitude = 1.0;
+    while (magnitude * 10.0 <= raw) magnitude *= 10.0;
+    for (int down = 1; magnitude > raw; down++) magnitude = 1.0 / power(10.0, down);
     double f = raw / magnitude;
     double step = (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * magnitude;
     std::vector<double> ticks;
@@ -104,7 +107,8 @@ inline std::string svg_escape(const std::string& s) {
 }
 inline std::string svg_open(int width, int height) {
     return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) + "\" height=\"" +
-           std::to_string(height) + "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" "
+           std::to_string(height) + "\" viewBox=\"0 0 " + std::to_string(width) + " " + std::to_string(height) +
+           "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" "
            "height=\"100%\" fill=\"white\"/>\n";
 }
 // anchor: "start", "middle" or "end"; rotate: degrees about (x, y).

@@ -22,7 +22,7 @@ target() {
   { make --no-print-directory -j"$jobs" all "$@" && make --no-print-directory test "$@"; } 2>&1 | tee "$log"
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   local result
-  result=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+  result=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$log" | tail -n 1)
   summary+=("$name: ${result:-did not build or run; see $log}")
 }
 

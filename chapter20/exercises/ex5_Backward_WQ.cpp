@@ -91,7 +91,7 @@ static double loss_in_double(const Matrix& X, const std::vector<double>& WQ, con
             for (int k = 0; k < DK; k++) w[j] += Q[i][k] * K[j][k];
             biggest = std::fmax(biggest, w[j]);
         }
-        for (int j = 0; j < SL; j++) total += (w[j] = std::exp(w[j] - biggest));
+        for (int j = 0; j < SL; j++) total += (w[j] = exp_d(w[j] - biggest));
         for (int k = 0; k < DV; k++) {
             double out = 0.0;
             for (int j = 0; j < SL; j++) out += w[j] / total * V[j][k];
