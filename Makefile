@@ -2,26 +2,31 @@
 # build/, mirroring the folders. Adding a lesson needs no line here.
 #   make run       build and run every lesson in book order
 #   make test      build, run and check everything; ends with "N passed, M failed"
+#   make cross     the same tests built for Windows (run under Wine) and for ARM (under qemu)
 #   make help      every target
 
 CXX      ?= g++
 OPT      ?= -O2
 SAN      ?=
 CXXFLAGS  = -std=c++17 $(OPT) $(SAN) -Wall -Wextra -Wpedantic -Werror -ffp-contract=off -Icommon
+LDFLAGS  ?=
 LDLIBS    = -pthread
 BUILD    ?= build
 # One compile per core at once, unless the command line says -j.
 ifeq ($(filter -j% j%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2> /dev/null || sysctl -n hw.ncpu 2> /dev/null || echo 2)
 endif
+EXE      ?=
+# RUN: what runs a program built for another machine (make cross sets it: Wine, qemu).
+RUN      ?=
 
 SOURCES  := $(sort $(wildcard chapter*/*.cpp chapter*/*/*.cpp))
-PROGRAMS := $(patsubst %.cpp,$(BUILD)/%,$(SOURCES))
+PROGRAMS := $(patsubst %.cpp,$(BUILD)/%$(EXE),$(SOURCES))
 TESTSRC  := $(sort $(wildcard tests/*.cpp))
-TESTBINS := $(patsubst %.cpp,$(BUILD)/%,$(TESTSRC))
+TESTBINS := $(patsubst %.cpp,$(BUILD)/%$(EXE),$(TESTSRC))
 HEADERS  := $(wildcard common/*.hpp chapter*/*.hpp chapter*/*/*.hpp tests/*.hpp)
 
-.PHONY: all run test golden sanitize matrix bench compile-times fuzz data train-tiny seed-study clean help \
+.PHONY: all run test golden sanitize matrix cross bench compile-times fuzz data train-tiny seed-study clean help \
         check-exercise handout exercises check-exercises-all gradescope
 .DEFAULT_GOAL := all
 
@@ -37,9 +42,10 @@ TRAINERS := $(BUILD)/portable/tiny_train $(BUILD)/portable/tiny_train_plain_lane
 all: $(PROGRAMS) $(TESTBINS) $(TRAINERS)
 
 # A program sees common/ and its own folder's headers.
-$(BUILD)/%: %.cpp $(HEADERS)
+# (EXE is .exe for a Windows compiler, which adds it to the name anyway.)
+$(BUILD)/%$(EXE): %.cpp $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) -I$(dir $<) $< -o $@ $(LDLIBS)
+	$(CXX) $(CXXFLAGS) -I$(dir $<) $< -o $@ $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/portable/tiny_train: chapter_tiny/tiny_train.cpp $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -53,7 +59,7 @@ run: all
 	@bash tests/run_lessons.sh $(BUILD)
 
 test: all
-	@bash tests/run_tests.sh $(BUILD)
+	@RUN="$(RUN)" bash tests/run_tests.sh $(BUILD)
 
 # Rewrites every golden from the current programs: for deliberate changes only.
 golden: all
@@ -63,12 +69,19 @@ sanitize:
 	@$(MAKE) --no-print-directory test BUILD=build/sanitize OPT="-O1 -g" \
 	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 
-# The same goldens must pass with both compilers at both optimisation levels.
+# The same goldens must pass with both compilers at both optimisation levels,
+# and with clang++ on LLVM's own standard library, libc++, as on a Mac.
 matrix:
-	@set -e; for cxx in g++ clang++; do for opt in -O0 -O2; do \
+	@set -e; for cxx in g++ clang++ "clang++ -stdlib=libc++"; do for opt in -O0 -O2; do \
 	  echo "== $$cxx $$opt"; \
-	  $(MAKE) --no-print-directory test CXX=$$cxx OPT=$$opt BUILD=build/$$cxx$$opt; \
+	  $(MAKE) --no-print-directory test CXX="$$cxx" OPT=$$opt BUILD="build/$$(echo $$cxx | tr -d ' =')$$opt"; \
 	done; done
+
+# The same tests built for Windows with MinGW-w64 and run under Wine, and built
+# static for 64-bit ARM (a Raspberry Pi) and run under qemu-aarch64; outside
+# make test, since they need those packages (.ci/run installs them).
+cross:
+	@bash tests/cross.sh
 
 bench: all $(BUILD)/tests/bench/peak
 	@bash tests/bench.sh $(BUILD)
@@ -131,7 +144,8 @@ help:
 	@echo "make test       build, run every program, diff against tests/golden, run the checks"
 	@echo "make golden     rewrite the golden files (deliberate output changes only)"
 	@echo "make sanitize   the tests again under AddressSanitizer + UndefinedBehaviorSanitizer"
-	@echo "make matrix     the tests with g++ and clang++, each at -O0 and -O2"
+	@echo "make matrix     the tests with g++, clang++ and clang++ with libc++, each at -O0 and -O2"
+	@echo "make cross      the tests for Windows (MinGW-w64, under Wine) and ARM (aarch64, under qemu)"
 	@echo "make bench      time the programs that train"
 	@echo "make compile-times  CPU seconds to compile each program alone, REPEAT=3 for the best of 3"
 	@echo "make check-exercise EX=20.3 SRC=student.cpp   grade one exercise file (SEED=N, RESULTS=file)"

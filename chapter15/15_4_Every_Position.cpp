@@ -76,7 +76,10 @@ static void show_model(const Params& p, const Example& sentence, const char* tit
     std::vector<int> prefix(sentence.tokens.begin(), sentence.tokens.end() - 1);
     Forward f = forward(p, prefix);
     double difference = 0.0;
-    for (int c = 0; c < D_V; c++) difference = std::fmax(difference, std::fabs(masked.Z(9, c) - f.z(0, c)));
+    for (int c = 0; c < D_V; c++) {
+        double gap = std::fabs(masked.Z(9, c) - f.z(0, c));
+        if (gap > difference) difference = gap;  // not std::fmax: gcc 12 for aarch64 crashes vectorizing that at -O2
+    }
     std::printf("  row 10 of Z with the mask is the context vector at wear that training scored:\n"
                 "  largest difference %g\n\n",
                 difference);

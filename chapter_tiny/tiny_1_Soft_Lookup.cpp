@@ -6,15 +6,13 @@
 // the query for "small"; bars for the share it reads from each word; and the
 // values with the mix it gets back. --interactive moves the query with the
 // arrow keys, as the chapter's page lets you drag it.
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-#include <termios.h>
-#include <unistd.h>
 #include <vector>
 
 #include "cli.hpp"
+#include "keys.hpp"  // start_keys, read_key: the keyboard one key at a time
 #include "matrix.hpp"
 #include "plot.hpp"
 #include "tiny_reading.hpp"  // picture_options, write_pictures, html_document
@@ -305,51 +303,12 @@ static std::string lookup_page(const float query[D]) {
 }
 
 // ---------------------------------------------------------------------------
-// --interactive: raw terminal input, redrawn with ANSI codes. The terminal's
-// settings are put back on every way out: q, the end of input, and Ctrl-C.
-
-static termios saved_terminal;
-
-static void restore_terminal() {
-    tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_terminal);
-    const char show_cursor[] = "\x1b[?25h\n";
-    if (write(STDOUT_FILENO, show_cursor, sizeof show_cursor - 1) < 0) return;
-}
-
-static void on_interrupt(int) {  // only async-signal-safe calls here
-    restore_terminal();
-    _exit(130);
-}
-
-// One key: an arrow (as 'U', 'D', 'L', 'R'), a plain character, or 0 at the end of input.
-static int read_key() {
-    char c;
-    if (read(STDIN_FILENO, &c, 1) != 1) return 0;
-    if (c != '\x1b') return c;
-    char seq[2];
-    if (read(STDIN_FILENO, &seq[0], 1) != 1 || read(STDIN_FILENO, &seq[1], 1) != 1) return 27;
-    if (seq[0] == '[' || seq[0] == 'O') switch (seq[1]) {
-            case 'A': return 'U';
-            case 'B': return 'D';
-            case 'C': return 'R';
-            case 'D': return 'L';
-        }
-    return 27;
-}
+// --interactive: one key at a time (keys.hpp), redrawn with ANSI codes.
 
 static float clamp(float v) { return v < -REACH ? -REACH : v > REACH ? REACH : v; }
 
 static void interactive(float query[D]) {
-    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) fail("--interactive needs a terminal for input and output");
-    if (tcgetattr(STDIN_FILENO, &saved_terminal) != 0) fail("--interactive: cannot read the terminal's settings");
-    termios raw = saved_terminal;
-    raw.c_lflag &= ~tcflag_t(ICANON | ECHO);  // keys arrive one at a time, unechoed; Ctrl-C still interrupts
-    raw.c_cc[VMIN] = 1;
-    raw.c_cc[VTIME] = 0;
-    std::atexit(restore_terminal);
-    std::signal(SIGINT, on_interrupt);
-    std::signal(SIGTERM, on_interrupt);
-    tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw);
+    start_keys("--interactive");  // the terminal is put back on every way out
     Style style{fancy_output()};
     for (;;) {
         std::string screen = "\x1b[?25l\x1b[H\x1b[2J";  // hide the cursor, home, clear
@@ -358,14 +317,14 @@ static void interactive(float query[D]) {
         std::fputs(screen.c_str(), stdout);
         std::fflush(stdout);
         int key = read_key();
-        if (key == 0 || key == 'q' || key == 'Q') break;
-        if (key == 'U') query[1] = clamp(query[1] + STEP);
-        if (key == 'D') query[1] = clamp(query[1] - STEP);
-        if (key == 'R') query[0] = clamp(query[0] + STEP);
-        if (key == 'L') query[0] = clamp(query[0] - STEP);
+        if (key == KEY_END || key == 'q' || key == 'Q') break;
+        if (key == KEY_UP) query[1] = clamp(query[1] + STEP);
+        if (key == KEY_DOWN) query[1] = clamp(query[1] - STEP);
+        if (key == KEY_RIGHT) query[0] = clamp(query[0] + STEP);
+        if (key == KEY_LEFT) query[0] = clamp(query[0] - STEP);
         if (key == '0') query[0] = query[1] = 0.0f;
     }
-    std::exit(0);  // restore_terminal runs here
+    std::exit(0);  // the terminal is put back here
 }
 
 // ---------------------------------------------------------------------------

@@ -14,8 +14,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
-#include <sys/stat.h>  // stat: does a folder exist
-#include <unistd.h>    // isatty, getpid
+
+#include "platform.hpp"  // terminal_draws_colour, process_id, is_folder, files_in, flush_to_disk, replace_file
 
 inline std::string& program_name() {
     static std::string name = "program";
@@ -54,7 +54,7 @@ struct Failure : std::runtime_error {
 // (https://no-color.org); the plain form is what the golden tests check.
 inline bool fancy_output() {
     const char* no_color = std::getenv("NO_COLOR");
-    return isatty(1) && !(no_color && no_color[0]);
+    return terminal_draws_colour(stdout) && !(no_color && no_color[0]);
 }
 
 // A progress line on stderr, rewritten in place, only when a person watches it.
@@ -66,8 +66,10 @@ inline bool stderr_is_terminal() { return isatty(2); }
 class Options {
   public:
     [[gnu::cold]] Options(int argc, char** argv, const char* usage) {
-        std::string path = argv[0];
-        program_name() = path.substr(path.find_last_of('/') + 1);
+        std::string name = argv[0];
+        name = name.substr(name.find_last_of(PATH_SEPARATORS) + 1);
+        if (name.size() > 4 && name.compare(name.size() - 4, 4, ".exe") == 0) name.resize(name.size() - 4);
+        program_name() = name;  // as the usage spells it, without a folder or Windows' .exe
         for (int i = 1; i < argc; i++) args_.push_back(argv[i]);
         used_.assign(args_.size(), false);
         if (flag("help") || flag("h", "-h")) {
@@ -156,6 +158,7 @@ class Options {
 // Files
 
 [[gnu::cold]] inline std::string read_file(const std::string& path) {
+    if (is_folder(path)) fail("cannot read '" + path + "': it is a folder, not a file");
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f) fail("cannot read '" + path + "': " + std::strerror(errno));
     std::string bytes;
@@ -168,34 +171,59 @@ class Options {
     return bytes;
 }
 
-// Write to a temporary file beside the target, then rename it into place, so
-// a crash or Ctrl-C leaves either the old file or the new one, never half.
+// The folder a file is in, with its separator ("." for a bare name), and its name without the folder.
+inline std::string folder_of(const std::string& file) {
+    size_t end = file.find_last_of(PATH_SEPARATORS);
+    return end == std::string::npos ? "." : file.substr(0, end + 1);
+}
+inline std::string name_of(const std::string& file) { return file.substr(file.find_last_of(PATH_SEPARATORS) + 1); }
+
+// What an earlier write of this file left when it was killed: FILE.tmp<pid>.
+// (Two programs writing one file at the same moment is not supported: one of
+// them then fails with "cannot write", and neither leaves half a file.)
+[[gnu::cold]] inline void remove_leftover_temporaries(const std::string& path) {
+    const std::string prefix = name_of(path) + ".tmp";
+    const std::string folder = path.substr(0, path.size() - name_of(path).size());  // "" for a bare name
+    for (const std::string& name : files_in(folder.empty() ? "." : folder))
+        if (name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
+            name.find_first_not_of("0123456789", prefix.size()) == std::string::npos)
+            std::remove((folder + name).c_str());
+}
+
+// Write to a temporary file beside the target, flush it to disk, then put it in
+// the target's place in one step, so a crash or Ctrl-C leaves either the old
+// file or the new one, never half.
 [[gnu::cold]] inline void write_file_atomic(const std::string& path, const std::string& bytes) {
-    std::string temporary = path + ".tmp" + std::to_string(getpid());
+    remove_leftover_temporaries(path);
+    std::string temporary = path + ".tmp" + std::to_string(process_id());
     std::FILE* f = std::fopen(temporary.c_str(), "wb");
     if (!f) fail("cannot write '" + path + "': " + std::strerror(errno));
     bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-    ok = (std::fflush(f) == 0) && ok;
-    ok = (fsync(fileno(f)) == 0) && ok;
+    ok = flush_to_disk(f) && ok;
     ok = (std::fclose(f) == 0) && ok;
-    // The interrupted-training test sets SLOW_WRITE_MS to kill a program mid-write.
-    if (const char* ms = std::getenv("SLOW_WRITE_MS")) usleep(useconds_t(std::atoi(ms)) * 1000);
-    if (!ok || std::rename(temporary.c_str(), path.c_str()) != 0) {
+    if (!ok) {
+        std::string why = std::strerror(errno);
         std::remove(temporary.c_str());
-        fail("cannot write '" + path + "': " + std::strerror(errno));
+        fail("cannot write '" + path + "': " + why);
+    }
+    // The interrupted-training test sets SLOW_WRITE_MS to kill a program mid-write.
+    if (const char* ms = std::getenv("SLOW_WRITE_MS")) pause_ms(std::atoi(ms));
+    std::string why = replace_file(temporary, path);
+    if (!why.empty()) {
+        std::remove(temporary.c_str());
+        fail("cannot write '" + path + "': " + why);
     }
 }
 
 // For an option naming a folder (--svg DIR): it must exist, checked before any
 // work, so a wrong name is reported at once and nothing is half done.
 [[gnu::cold]] inline void require_folder(const std::string& option, const std::string& folder) {
-    struct stat info;
-    if (stat(folder.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
+    if (!is_folder(folder))
         fail(option + ": the folder '" + folder + "' does not exist; create it first");
 }
 
 // For an option naming a file to write (--out FILE): the folder it goes in must exist.
 [[gnu::cold]] inline void require_folder_of(const std::string& option, const std::string& file) {
-    if (file.empty() || file.back() == '/') fail(option + " needs a file name, got '" + file + "'");
-    require_folder(option, file.find('/') == std::string::npos ? "." : file.substr(0, file.find_last_of('/') + 1));
+    if (name_of(file).empty()) fail(option + " needs a file name, got '" + file + "'");
+    require_folder(option, folder_of(file));
 }

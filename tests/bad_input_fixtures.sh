@@ -3,10 +3,11 @@
 # from good files the programs write or ship, so they follow the formats.
 set -eu
 build=$1 W=$2
+RUN=${RUN:-}  # make cross runs the programs under Wine or qemu-aarch64 (tests/cross.sh)
 cd "$(dirname "$0")/.."
 
 # Colour-recall parameter files (chapter15/README.md describes the format).
-"$build/chapter15/15_2_Lab5_Training" --init "$W/params.txt" > /dev/null
+$RUN "$build/chapter15/15_2_Lab5_Training" --init "$W/params.txt" > /dev/null
 sed 's/^W_Q 8 4$/W_X 8 4/' "$W/params.txt" > "$W/params_name.txt"
 sed 's/^W_Q 8 4$/W_Q 4 8/' "$W/params.txt" > "$W/params_shape.txt"
 sed 's/^W_V 8 8$/W_V 8 7/' "$W/params.txt" > "$W/params_shape_V.txt"
@@ -38,5 +39,5 @@ bash tests/tiny_text.sh > "$W/text.txt"
 head -c 500 "$W/text.txt" > "$W/text_short.txt"
 
 # A training run stopped after 2 steps, to be resumed with other settings.
-"$build/chapter_tiny/tiny_train" --text "$W/text.txt" --out "$W/halt.tiny" --steps 10 --batch 2 \
+$RUN "$build/chapter_tiny/tiny_train" --text "$W/text.txt" --out "$W/halt.tiny" --steps 10 --batch 2 \
   --eval-every 5 --eval-windows 2 --stop-at 2 > /dev/null

@@ -7,6 +7,7 @@
 # fixtures made below) <TAB> words the error line must contain.
 set -u
 build=${1:-build}
+RUN=${RUN:-}  # make cross runs the programs under Wine or qemu-aarch64 (tests/cross.sh)
 cd "$(dirname "$0")/.."
 W=$(mktemp -d)
 out=$(mktemp -d)
@@ -25,7 +26,7 @@ while IFS=$'\t' read -r program args expect; do
   before=$(cd "$W" && find . | sort)
   eval "set -- $args"
   expect=${expect//\$W/$W}
-  "$build/$program" "$@" > "$out/stdout" 2> "$out/stderr" < /dev/null
+  $RUN "$build/$program" "$@" > "$out/stdout" 2> "$out/stderr" < /dev/null
   status=$?
   after=$(cd "$W" && find . | sort)
   lines=$(wc -l < "$out/stderr")

@@ -7,6 +7,7 @@
 # the tolerances are stated beside each check.
 set -u
 build=${1:-build}
+RUN=${RUN:-}  # make cross runs the programs under Wine or qemu-aarch64 (tests/cross.sh)
 cd "$(dirname "$0")/.."
 export NO_COLOR=1
 lab4="$build/chapter15/15_2_Lab4_Model"
@@ -14,6 +15,8 @@ lab5="$build/chapter15/15_2_Lab5_Training"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
+# Windows ends lines with CR LF (make cross sets TEXT_CRLF): the checks read them without the CR.
+lf() { [ -z "${TEXT_CRLF:-}" ] || sed -i 's/\r$//' "$@"; }
 ok() { echo "ok    $1"; }
 bad() { echo "FAILED $1"; failures=$((failures + 1)); }
 # near GOT WANT TOLERANCE WHAT
@@ -23,7 +26,8 @@ near() { awk -v g="$1" -v w="$2" -v t="$3" 'BEGIN { d = g - w; if (d < 0) d = -d
 # ---------------------------------------------------------------------------
 # 15.2.1: the untrained model. Each weight within 10% of 1/T, p(red) within
 # 10% of 1/17, the loss within 0.05 of ln 17.
-"$lab4" > "$work/lab4.txt" || bad "15_2_Lab4_Model ran"
+$RUN "$lab4" > "$work/lab4.txt" || bad "15_2_Lab4_Model ran"
+lf "$work/lab4.txt"
 rows=$(awk '/^Attention row at position/ { on = 1; next } on && /^  position/ { next } on && NF == 4 { print } on && NF != 4 { on = 0 }' "$work/lab4.txt")
 T=$(printf '%s\n' "$rows" | grep -c .)
 [ "$T" -eq 10 ] && ok "the attention row at wear has 10 positions" || bad "expected 10 positions, found $T"
@@ -39,7 +43,8 @@ near "$loss" "$(awk 'BEGIN { print log(17) }')" 0.05 "starting loss against ln 1
 # ---------------------------------------------------------------------------
 # 15.2.3: the training table. Columns: update, weight on 5, largest other,
 # p_red, predicted, training loss, validation loss, "n of 3".
-"$lab5" --init "$work/start.txt" --save "$work/trained.txt" > "$work/lab5.txt" || bad "15_2_Lab5_Training ran"
+$RUN "$lab5" --init "$work/start.txt" --save "$work/trained.txt" > "$work/lab5.txt" || bad "15_2_Lab5_Training ran"
+lf "$work/lab5.txt"
 row() { awk -v u="$1" '$1 == u && NF == 10 { print; exit }' "$work/lab5.txt"; }
 read -r _ w0 other0 p0 _ <<< "$(row 0)"
 near "$w0" "$uniform" 0.01 "update 0: weight on position 5 near-uniform"
@@ -111,7 +116,8 @@ printf 'embeddings 17 8\nW_Q 8 4\nW_K 8 4\nW_V 8 8\nW_out 8 17\nbias 1 17\n' | c
   && ok "--save writes the six blocks, name rows cols" || bad "--save block headers: $(tr '\n' ';' < "$work/headers.txt")"
 [ "$(wc -l < "$work/trained.txt")" -eq $((6 + 17 + 8 + 8 + 8 + 8 + 1)) ] && ok "--save writes one line per row" \
   || bad "--save wrote $(wc -l < "$work/trained.txt") lines"
-"$lab5" --load "$work/trained.txt" > "$work/loaded.txt" || bad "--load ran"
+$RUN "$lab5" --load "$work/trained.txt" > "$work/loaded.txt" || bad "--load ran"
+lf "$work/loaded.txt"
 trained_row=$(row 200 | cut -c9-)
 loaded_row=$(awk '$1 == "loaded" { print; exit }' "$work/loaded.txt" | cut -c9-)
 [ -n "$trained_row" ] && [ "$trained_row" = "$loaded_row" ] && ok "--save then --load reproduces the update-200 row exactly" \
@@ -120,7 +126,8 @@ exact() { grep -m 1 '^To 9 digits:' "$1"; }
 [ -n "$(exact "$work/lab5.txt")" ] && [ "$(exact "$work/lab5.txt")" = "$(exact "$work/loaded.txt")" ] \
   && ok "--save then --load gives the same loss and logit to 9 digits" \
   || bad "round trip: '$(exact "$work/lab5.txt")' against '$(exact "$work/loaded.txt")'"
-"$lab5" --load "$work/start.txt" > "$work/start_loaded.txt" || bad "--load of --init's file ran"
+$RUN "$lab5" --load "$work/start.txt" > "$work/start_loaded.txt" || bad "--load of --init's file ran"
+lf "$work/start_loaded.txt"
 start_row=$(row 0 | cut -c9-)
 [ "$start_row" = "$(awk '$1 == "loaded" { print; exit }' "$work/start_loaded.txt" | cut -c9-)" ] \
   && ok "--init then --load reproduces the update-0 row exactly" || bad "--init round trip differs"
@@ -129,7 +136,7 @@ start_row=$(row 0 | cut -c9-)
 # The pictures: --svg writes eight standalone SVG files; the plain terminal
 # form (NO_COLOR, not a terminal) is ASCII only.
 mkdir "$work/svg"
-"$lab5" --updates 20 --svg "$work/svg" > /dev/null || bad "--svg ran"
+$RUN "$lab5" --updates 20 --svg "$work/svg" > /dev/null || bad "--svg ran"
 for name in loss wear_row colour_probabilities embeddings W_Q W_K W_V W_out; do
   f="$work/svg/$name.svg"
   if [ -s "$f" ] && head -n 1 "$f" | grep -q '^<svg xmlns=' && tail -n 1 "$f" | grep -q '^</svg>$' && grep -q '<text' "$f"
@@ -140,7 +147,7 @@ grep -q '>update<' "$work/svg/loss.svg" && grep -q '>training loss<' "$work/svg/
 # Very short runs draw their pictures too (1 to 3 updates once divided by zero
 # choosing the wear row's column labels).
 for n in 1 2 3 4; do
-  "$lab5" --updates "$n" --svg "$work/svg" > /dev/null 2>&1 && ok "a run of $n updates draws its pictures" \
+  $RUN "$lab5" --updates "$n" --svg "$work/svg" > /dev/null 2>&1 && ok "a run of $n updates draws its pictures" \
     || bad "a run of $n updates failed with status $?"
 done
 if LC_ALL=C grep -q '[^ -~]' "$work/lab5.txt"; then bad "the plain output has non-ASCII bytes"; else ok "the plain output is ASCII only"; fi

@@ -3,6 +3,7 @@
 # stderr with exit status 2, never a crash or a wrong count.
 set -u
 build=${1:-build}
+RUN=${RUN:-}  # make cross runs the programs under Wine or qemu-aarch64 (tests/cross.sh)
 program=$build/chapter20/exercises/ex4_Parameter_Count
 failures=0
 
@@ -10,7 +11,7 @@ failures=0
 expect() {
   local what=$1 want=$2 text=$3 got
   shift 3
-  out=$("$program" "$@" 2>&1 < /dev/null); got=$?
+  out=$($RUN "$program" "$@" 2>&1 < /dev/null); got=$?
   if [ "$got" -eq "$want" ] && grep -qF -- "$text" <<< "$out"; then echo "ok: $what"
   else echo "FAILED: $what: want status $want and '$text', got status $got: $out"; failures=$((failures + 1)); fi
 }

@@ -10,6 +10,9 @@
 # handout of any exercise. The same checks for every exercise, and random
 # seeds, are make check-exercises-all (tests/grader/check_all.sh).
 set -u
+# The grader compiles and runs students' files with the machine's own compiler,
+# on a teacher's Linux or Gradescope: make test checks it, make cross does not.
+if [ -n "${RUN:-}" ]; then echo "not under make cross: the grader runs where the teacher grades"; exit 77; fi
 export LC_ALL=C
 cd "$(dirname "$0")/.." || exit 1
 . tests/grader/lib.sh

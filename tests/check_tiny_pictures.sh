@@ -7,6 +7,7 @@
 # (Whether the pages work in a browser: tests/check_tiny_browser.sh.)
 set -u
 build=$1
+RUN=${RUN:-}  # make cross runs the programs under Wine or qemu-aarch64 (tests/cross.sh)
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 status=0
@@ -15,10 +16,10 @@ problem() { echo "$1"; status=1; }
 # program, its options, the number of reads groups the page must have, the one shown
 while IFS='|' read -r program options groups shown; do
   bin=$build/chapter_tiny/$program
-  NO_COLOR=1 "$bin" $options > "$W/plain.txt" || problem "$program $options: exit $?"
+  NO_COLOR=1 $RUN "$bin" $options > "$W/plain.txt" || problem "$program $options: exit $?"
   html="--html $W/page.html"
-  NO_COLOR=1 "$bin" $options --svg "$W/picture.svg" $html > "$W/with.txt" || problem "$program --svg: exit $?"
-  grep -v '^wrote ' "$W/with.txt" | diff -q - <(cat "$W/plain.txt"; echo) > /dev/null ||
+  NO_COLOR=1 $RUN "$bin" $options --svg "$W/picture.svg" $html > "$W/with.txt" || problem "$program --svg: exit $?"
+  grep -v '^wrote ' "$W/with.txt" | diff -q --strip-trailing-cr - <(cat "$W/plain.txt"; echo) > /dev/null ||
     problem "$program: --svg/--html changed what it prints"
   svg=$(cat "$W/picture.svg")
   [[ "$svg" == "<svg xmlns=\"http://www.w3.org/2000/svg\""* && "$svg" == *"</svg>" ]] ||

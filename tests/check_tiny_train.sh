@@ -5,6 +5,7 @@
 # same bytes as a run never stopped. (Bad input: tests/bad_input.tsv.)
 set -u
 build=${1:-build}
+RUN=${RUN:-}  # make cross runs the programs under Wine or qemu-aarch64 (tests/cross.sh)
 train=$build/chapter_tiny/tiny_train
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -15,7 +16,7 @@ bash "$(dirname "$0")/tiny_text.sh" > "$work/text.txt"
 
 run() {  # run NAME ARGS...: a short training run writing $work/NAME.tiny
   local name=$1; shift
-  "$train" --text "$work/text.txt" --out "$work/$name.tiny" --steps 30 --batch 4 --lr 0.01 --warmup 5 \
+  $RUN "$train" --text "$work/text.txt" --out "$work/$name.tiny" --steps 30 --batch 4 --lr 0.01 --warmup 5 \
     --eval-every 10 --eval-windows 4 "$@" > "$work/$name.log" 2>&1
 }
 
@@ -36,7 +37,7 @@ cmp -s "$work/one.tiny" "$work/two.tiny" || bad "1 and 2 threads gave different 
 # Stopped after step 13 (between saves), then resumed: the same bytes as never stopped.
 run halt --threads 2 --save-every 10 --stop-at 13 || bad "tiny_train --stop-at failed"
 grep -q "stopped after step 13" "$work/halt.log" || bad "the run did not stop at step 13"
-"$train" --text "$work/text.txt" --out "$work/halt.tiny" --resume --threads 1 > "$work/resume.log" 2>&1 ||
+$RUN "$train" --text "$work/text.txt" --out "$work/halt.tiny" --resume --threads 1 > "$work/resume.log" 2>&1 ||
   bad "--resume failed: $(tail -n 1 "$work/resume.log")"
 grep -q "resuming from .* at step 13" "$work/resume.log" || bad "--resume did not continue from step 13"
 cmp -s "$work/halt.tiny" "$work/two.tiny" || bad "a stopped and resumed run differs from one never stopped"

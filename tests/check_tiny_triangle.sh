@@ -5,19 +5,22 @@
 # rounding of one decimal each). The same for a head picked with --block/--head.
 set -u
 build=$1
+RUN=${RUN:-}  # make cross runs the programs under Wine or qemu-aarch64 (tests/cross.sh)
 program=$build/chapter_tiny/tiny_2_No_Peeking
 status=0
 for head in "" "--block 1 --head 2"; do
   # The triangle: the lines from " 0 T" to the blank line after it.
-  NO_COLOR=1 "$program" $head --row 0 | awk '
+  NO_COLOR=1 $RUN "$program" $head --row 0 | awk '
+    { sub(/\r$/, "") }  # the CR before each newline on Windows (make cross)
     /^ +[0-9]+ . +[^ ]/ && !done { t = $1; n = length($3); rows++
       if ($1 != rows - 1) { print "row numbers out of order at " $1; bad = 1 }
       if (n != t + 1) { print "row " t " has " n " marks, not " t + 1; bad = 1 } }
     /^Row / { done = 1 }
     END { if (rows < 2) { print "no triangle found"; bad = 1 }; exit bad }' || status=1
-  T=$(NO_COLOR=1 "$program" $head --row 0 | sed -n 's/.*(\([0-9]*\) characters).*/\1/p')
+  T=$(NO_COLOR=1 $RUN "$program" $head --row 0 | sed -n 's/.*(\([0-9]*\) characters).*/\1/p')
   for ((row = 0; row < T; row++)); do
-    NO_COLOR=1 "$program" $head --row "$row" | awk -v row="$row" '
+    NO_COLOR=1 $RUN "$program" $head --row "$row" | awk -v row="$row" '
+      { sub(/\r$/, "") }
       /^Row / { inside = 1; next }
       inside && /the row adds up to/ { reported = $NF; inside = 0; next }
       inside { s = $1; p = $3; sub(/%/, "", p); total += p; n++

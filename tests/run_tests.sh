@@ -12,12 +12,18 @@
 #                                                exit 77 skipped (what it needs is missing; its last line says what)
 #
 # With --golden it rewrites the golden files instead of comparing.
+#
+# make cross sets RUN, a runner put before every program (and the check scripts
+# put it before theirs): Wine or qemu-aarch64; and TEXT_CRLF=1 where the
+# programs end lines with CR LF, as on Windows: goldens are then compared
+# without the CR.
 set -u
 build=${1:-build}
 mode=${2:-compare}
 cd "$(dirname "$0")/.."
 export NO_COLOR=1
 export BUILD=$build
+export RUN=${RUN:-}
 outputs=$(mktemp -d)
 trap 'rm -rf "$outputs"' EXIT
 
@@ -31,8 +37,9 @@ skip() { skipped=$((skipped + 1)); echo "SKIP  $1"; }
 run_golden() {
   local name=$1 out=$2 program=${1%@*} args=()
   if [ -f "tests/golden/$name.args" ]; then eval "args=($(cat "tests/golden/$name.args"))"; fi
-  "$build/$program" "${args[@]}" > "$out" 2> "$out.err" < /dev/null
+  $RUN "$build/$program" "${args[@]}" > "$out" 2> "$out.err" < /dev/null
   echo $? > "$out.status"
+  [ -n "${TEXT_CRLF:-}" ] && sed -i 's/\r$//' "$out" "$out.err"
 }
 
 # Everything runs in the background, at most $most at a time (TEST_JOBS, or two
@@ -47,7 +54,7 @@ check_log() { local name=${1//\//__}; echo "$outputs/check__${name%.*}.log"; }
 run_check() {  # run_check CHECK: its output to check_log, its exit status to check_log.status
   local log; log=$(check_log "$1")
   case "$1" in
-    *.cpp) "$build/${1%.cpp}" > "$log" 2>&1 ;;
+    *.cpp) $RUN "$build/${1%.cpp}" > "$log" 2>&1 ;;
     *) bash "$1" "$build" > "$log" 2>&1 ;;
   esac
   echo $? > "$log.status"
