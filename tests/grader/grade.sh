@@ -56,7 +56,7 @@ trap 'exit 130' INT TERM
 # the one copy of each (one file, so #pragma once holds).
 mkdir -p "$work/src/file" "$work/run" "$work/out"
 
-cxx=${CXX:-g++}
+read -r -a cxx <<< "${CXX:-g++}"  # a word or more: "clang++ -stdlib=libc++"
 read -r -a flags <<< "${CXXFLAGS:--std=c++17 -O2 -Wall -Wextra -Wpedantic -Werror -ffp-contract=off -Icommon}"
 mapfile -t includes < <(include_flags "$reference")
 
@@ -78,14 +78,14 @@ ref_bin=$cache/reference-$id
 build() {  # build OUT SOURCE_COPY EXTRA_INCLUDE... : the tests file around one source
   local out=$1 source=$2
   shift 2
-  "$cxx" "$@" "${flags[@]}" -Itests/grader "${includes[@]}" -DSTUDENT_SOURCE="\"$source\"" \
+  "${cxx[@]}" "$@" "${flags[@]}" -Itests/grader "${includes[@]}" -DSTUDENT_SOURCE="\"$source\"" \
     "$tests_file" -o "$out" -pthread
 }
 submission=$work/src/file/submission.cpp
 cp "$src" "$submission"
 pids=()
 if [ ! -x "$tool" ]; then
-  "$cxx" -std=c++17 -O1 tests/grader/gradetool.cpp -o "$tool.tmp$$" > "$work/tool.log" 2>&1 && mv "$tool.tmp$$" "$tool" &
+  "${cxx[@]}" -std=c++17 -O1 tests/grader/gradetool.cpp -o "$tool.tmp$$" > "$work/tool.log" 2>&1 && mv "$tool.tmp$$" "$tool" &
   pids+=($!)
 fi
 if [ ! -x "$ref_bin" ]; then

@@ -223,7 +223,7 @@ static int words(const std::string& reference, const std::string& student) {
 // json: rows are "name TAB score TAB max_score TAB message" lines; REPORT is the
 // text shown for the whole submission. Written to OUT.tmp, then renamed.
 
-static std::string quoted(const std::string& s) {
+static std::string json_string(const std::string& s) {
     std::string out = "\"";
     for (unsigned char c : s) {
         if (c == '"') out += "\\\"";
@@ -272,13 +272,13 @@ static int json(const char* out_path, const std::string& rows, const std::string
         if (!tests.empty()) tests += ",\n";
         char numbers[96];
         std::snprintf(numbers, sizeof numbers, "\"score\": %g, \"max_score\": %g", score, max_score);
-        tests += "    {\"name\": " + quoted(f[0]) + ", " + numbers +
-                 ", \"status\": " + quoted(score >= max_score ? "passed" : "failed") +
-                 ", \"output\": " + quoted(message) + ", \"visibility\": \"visible\"}";
+        tests += "    {\"name\": " + json_string(f[0]) + ", " + numbers +
+                 ", \"status\": " + json_string(score >= max_score ? "passed" : "failed") +
+                 ", \"output\": " + json_string(message) + ", \"visibility\": \"visible\"}";
     }
     char score[64];
     std::snprintf(score, sizeof score, "%g", total);
-    std::string text = std::string("{\n  \"score\": ") + score + ",\n  \"output\": " + quoted(report) +
+    std::string text = std::string("{\n  \"score\": ") + score + ",\n  \"output\": " + json_string(report) +
                        ",\n  \"visibility\": \"visible\",\n  \"tests\": [\n" + tests + "\n  ]\n}\n";
     std::string tmp = std::string(out_path) + ".tmp";
     {
