@@ -79,7 +79,8 @@ inline void add_lanes(float* into, const float* x, size_t n) {
 #if defined(__GNUC__) && !defined(LANES_PLAIN) && (defined(__clang__) || __GNUC__ >= 9)
 typedef double Doubles __attribute__((vector_size(4 * sizeof(double))));
 typedef float Floats __attribute__((vector_size(4 * sizeof(float))));
-typedef long long Longs __attribute__((vector_size(4 * sizeof(long long))));
+// Unsigned, so a lane outside the range (masked off by the caller) wraps instead of overflowing.
+typedef unsigned long long Longs __attribute__((vector_size(4 * sizeof(unsigned long long))));
 
 // float(exp_d(x)) for four floats in [-104, 88.72] (exp_f's middle branch).
 inline Floats exp_f_of_four(const Floats& x) {

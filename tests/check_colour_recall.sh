@@ -97,8 +97,9 @@ awk -v d="$distance" 'BEGIN { exit !(d <= 0.30) }' && ok "the table's 25 numbers
 # table distance equal to the sum of the differences it prints beside the
 # book's numbers (summed here).
 search=(--search 8000 --scales 0.2,0.22 --best 5)
-"$lab5" "${search[@]}" --threads 1 > "$work/search1.txt" 2> /dev/null || bad "--search ran on 1 thread"
-"$lab5" "${search[@]}" --threads 2 > "$work/search2.txt" 2> /dev/null || bad "--search ran on 2 threads"
+$RUN "$lab5" "${search[@]}" --threads 1 > "$work/search1.txt" 2> /dev/null || bad "--search ran on 1 thread"
+$RUN "$lab5" "${search[@]}" --threads 2 > "$work/search2.txt" 2> /dev/null || bad "--search ran on 2 threads"
+lf "$work/search1.txt" "$work/search2.txt"
 cmp -s "$work/search1.txt" "$work/search2.txt" && grep -q '^The nearest start: seed' "$work/search1.txt" \
   && ok "--search finds the same nearest starts on 1 and 2 threads" || bad "--search differs between 1 and 2 threads"
 summed=$(awk '/^Its table beside the book/ { on = 1; getline; next }
