@@ -35,7 +35,8 @@ HEADERS  := $(wildcard common/*.hpp chapter*/*.hpp chapter*/*/*.hpp tests/*.hpp)
 # two builds are for tests/check_tiny_fast.sh, which checks that all three write
 # the same checkpoint bytes: one at -O0 without FAST, one at -O0 with the plain
 # struct Lanes that compilers other than g++ and clang++ get (common/lanes.hpp).
-FAST     ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo -mavx2)
+# (Only when the compiler also builds for x86-64: not for make cross's ARM build.)
+FAST     ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && $(CXX) -dumpmachine 2>/dev/null | grep -q x86_64 && echo -mavx2)
 $(BUILD)/chapter_tiny/tiny_train $(BUILD)/tests/bench/peak: CXXFLAGS += $(FAST)
 TRAINERS := $(BUILD)/portable/tiny_train $(BUILD)/portable/tiny_train_plain_lanes
 
