@@ -71,62 +71,94 @@ inline void add_lanes(float* into, const float* x, size_t n) {
     for (; i < n; i++) into[i] += x[i];
 }
 
-// exp_f (common/maths.hpp) in every lane, with the same bits. With g++ (9 or
-// later) and clang++ it is exp_d's arithmetic on four doubles at a time; the
-// only difference is how 2^k is made: k is read from the low bits of
-// x log2(e) + ROUNDER instead of converting the double k to an integer (the
-// same k; machines before AVX-512 have no instruction for the conversion).
+// exp_f (common/maths.hpp) in every lane of x[0], ..., x[N-1], in place, with
+// exp_f's bits. With g++ (9 or later) and clang++ it is exp_d's arithmetic on
+// vectors of four doubles; the only difference is how 2^k is made: k is read
+// from the low bits of x log2(e) + ROUNDER instead of converting the double k
+// to an integer (the same k; machines before AVX-512 have no instruction for
+// the conversion). The N vectors go through each step of the series together:
+// one exp is a chain of 28 dependent operations, and 2N chains side by side
+// keep the machine busy while each waits for its last step.
 #if defined(__GNUC__) && !defined(LANES_PLAIN) && (defined(__clang__) || __GNUC__ >= 9)
 typedef double Doubles __attribute__((vector_size(4 * sizeof(double))));
 typedef float Floats __attribute__((vector_size(4 * sizeof(float))));
 // Unsigned, so a lane outside the range (masked off by the caller) wraps instead of overflowing.
 typedef unsigned long long Longs __attribute__((vector_size(4 * sizeof(unsigned long long))));
 
-// float(exp_d(x)) for four floats in [-104, 88.72] (exp_f's middle branch).
-inline Floats exp_f_of_four(const Floats& x) {
-    using namespace maths_detail;
-    const Doubles xd = __builtin_convertvector(x, Doubles);
-    const Doubles shifted = xd * LOG2_E + ROUNDER;  // k + ROUNDER: k sits in the low bits
-    const Doubles k = shifted - ROUNDER;
-    const Doubles r = (xd - k * LN2_HI) - k * LN2_LO;
-    Doubles p = (1.0 / 6227020800.0) * r + 1.0 / 479001600.0;  // Horner's rule from 1/13!, as exp_d
-    p = p * r + 1.0 / 39916800.0;
-    p = p * r + 1.0 / 3628800.0;
-    p = p * r + 1.0 / 362880.0;
-    p = p * r + 1.0 / 40320.0;
-    p = p * r + 1.0 / 5040.0;
-    p = p * r + 1.0 / 720.0;
-    p = p * r + 1.0 / 120.0;
-    p = p * r + 1.0 / 24.0;
-    p = p * r + 1.0 / 6.0;
-    p = p * r + 0.5;
-    p = p * r + 1.0;
-    p = p * r + 1.0;
-    Longs bits, rounder;
-    std::memcpy(&bits, &shifted, sizeof bits);
-    std::memcpy(&rounder, &ROUNDER, sizeof(double));
-    bits = (bits - rounder[0] + 1023) << 52;  // two_to(k): k + 1023 in the exponent bits
-    Doubles two_to_k;
-    std::memcpy(&two_to_k, &bits, sizeof two_to_k);
-    return __builtin_convertvector(p * two_to_k, Floats);
-}
+// M vectors of four doubles; each operation works on all of them, one after another.
+template <int M>
+struct DoublesBunch {
+    Doubles d[M];
+};
+#define BUNCH_OP(op)                                                                         \
+    template <int M>                                                                         \
+    inline DoublesBunch<M> operator op(const DoublesBunch<M>& a, const DoublesBunch<M>& b) {  \
+        DoublesBunch<M> c;                                                                   \
+        UNROLLED for (int i = 0; i < M; i++) c.d[i] = a.d[i] op b.d[i];                      \
+        return c;                                                                            \
+    }                                                                                        \
+    template <int M>                                                                         \
+    inline DoublesBunch<M> operator op(const DoublesBunch<M>& a, double b) {                  \
+        DoublesBunch<M> c;                                                                   \
+        UNROLLED for (int i = 0; i < M; i++) c.d[i] = a.d[i] op b;                           \
+        return c;                                                                            \
+    }
+BUNCH_OP(+)
+BUNCH_OP(-)
+BUNCH_OP(*)
+#undef BUNCH_OP
 
-// Always inlined: a separate copy of it would pass a 32-byte vector by value.
-__attribute__((always_inline)) inline Lanes exp_lanes(const Lanes& x) {
-    Floats half[2];
-    std::memcpy(half, &x, sizeof half);
-    half[0] = exp_f_of_four(half[0]);
-    half[1] = exp_f_of_four(half[1]);
-    Lanes e;
-    std::memcpy(&e, half, sizeof e);
-    e = x < -104.0f ? same_lanes(0.0f) : e;  // exp_f's first two branches, and NaN stays NaN
-    e = x > 88.7228317f ? same_lanes(std::numeric_limits<float>::infinity()) : e;
-    return x != x ? x : e;
+// Always inlined, and the series and operators inlined into it: a separate
+// copy of any of them would pass 32-byte vectors through memory.
+template <int N>
+__attribute__((always_inline, flatten)) inline void exp_lanes(Lanes* x) {
+    using namespace maths_detail;
+    DoublesBunch<2 * N> xd;  // lanes 0-3 and 4-7 of each x as doubles
+    UNROLLED for (int i = 0; i < N; i++) {
+        Floats half[2];
+        std::memcpy(half, &x[i], sizeof half);
+        xd.d[2 * i] = __builtin_convertvector(half[0], Doubles);
+        xd.d[2 * i + 1] = __builtin_convertvector(half[1], Doubles);
+    }
+    const DoublesBunch<2 * N> shifted = xd * LOG2_E + ROUNDER;  // k + ROUNDER: k sits in the low bits
+    const DoublesBunch<2 * N> k = shifted - ROUNDER;
+    const DoublesBunch<2 * N> p = exp_series((xd - k * LN2_HI) - k * LN2_LO);
+    Longs rounder;
+    std::memcpy(&rounder, &ROUNDER, sizeof(double));
+    UNROLLED for (int i = 0; i < N; i++) {
+        Floats half[2];
+        for (int j = 0; j < 2; j++) {
+            Longs bits;
+            std::memcpy(&bits, &shifted.d[2 * i + j], sizeof bits);
+            bits = (bits - rounder[0] + 1023) << 52;  // two_to(k): k + 1023 in the exponent bits
+            Doubles two_to_k;
+            std::memcpy(&two_to_k, &bits, sizeof two_to_k);
+            half[j] = __builtin_convertvector(p.d[2 * i + j] * two_to_k, Floats);
+        }
+        Lanes e;
+        std::memcpy(&e, half, sizeof e);
+        e = x[i] < -104.0f ? same_lanes(0.0f) : e;  // exp_f's first two branches, and NaN stays NaN
+        e = x[i] > 88.7228317f ? same_lanes(std::numeric_limits<float>::infinity()) : e;
+        x[i] = x[i] != x[i] ? x[i] : e;
+    }
 }
 #else
-inline Lanes exp_lanes(const Lanes& x) {
-    Lanes e;
-    for (int i = 0; i < LANES; i++) e[i] = exp_f(x[i]);
-    return e;
+template <int N>
+inline void exp_lanes(Lanes* x) {
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < LANES; j++) x[i][j] = exp_f(x[i][j]);
 }
 #endif
+
+inline Lanes exp_lanes(const Lanes& x) {
+    Lanes e = x;
+    exp_lanes<1>(&e);
+    return e;
+}
+
+// exp_lanes on x[0], ..., x[n-1], four at a time.
+inline void exp_lanes_all(Lanes* x, int n) {
+    int i = 0;
+    for (; i + 4 <= n; i += 4) exp_lanes<4>(x + i);
+    for (; i < n; i++) exp_lanes<1>(x + i);
+}

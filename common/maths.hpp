@@ -39,19 +39,13 @@ inline double two_to(int k) {
 
 }  // namespace maths_detail
 
-// e^x for a double x. Write x = k ln 2 + r with |r| <= ln 2 / 2; then
-// e^x = 2^k e^r, and e^r is its Taylor series to r^13 / 13! (the next term is
-// below 2^-57 of the result).
-inline double exp_d(double x) {
-    using namespace maths_detail;
-    if (x != x) return x;                                                  // NaN stays NaN
-    if (x > 709.782712893384) return std::numeric_limits<double>::infinity();  // past the largest double
-    if (x < -745.2) return 0.0;                                            // below half the smallest
-    const double k = (x * LOG2_E + ROUNDER) - ROUNDER;                    // the nearest whole number
-    const double r = (x - k * LN2_HI) - k * LN2_LO;
-    // Horner's rule on 1/n!, each constant one correctly rounded division made at compile time.
-    double p = 1.0 / 6227020800.0;  // 1/13!
-    p = p * r + 1.0 / 479001600.0;
+// e^r for |r| <= ln 2 / 2: its Taylor series to r^13 / 13! by Horner's rule on
+// 1/n!, each constant one correctly rounded division made at compile time. D is
+// double, or several vectors of doubles worked on together (common/lanes.hpp's
+// exp_lanes): the same operations in the same order, so the same bits.
+template <class D>
+inline D exp_series(const D& r) {
+    D p = r * (1.0 / 6227020800.0) + 1.0 / 479001600.0;  // 1/13!, 1/12!
     p = p * r + 1.0 / 39916800.0;
     p = p * r + 1.0 / 3628800.0;
     p = p * r + 1.0 / 362880.0;
@@ -63,7 +57,19 @@ inline double exp_d(double x) {
     p = p * r + 1.0 / 6.0;
     p = p * r + 0.5;
     p = p * r + 1.0;
-    p = p * r + 1.0;
+    return p * r + 1.0;
+}
+
+// e^x for a double x. Write x = k ln 2 + r with |r| <= ln 2 / 2; then
+// e^x = 2^k e^r, and e^r is exp_series (the next term is below 2^-57 of the result).
+inline double exp_d(double x) {
+    using namespace maths_detail;
+    if (x != x) return x;                                                  // NaN stays NaN
+    if (x > 709.782712893384) return std::numeric_limits<double>::infinity();  // past the largest double
+    if (x < -745.2) return 0.0;                                            // below half the smallest
+    const double k = (x * LOG2_E + ROUNDER) - ROUNDER;                    // the nearest whole number
+    const double r = (x - k * LN2_HI) - k * LN2_LO;
+    const double p = exp_series(r);
     // 2^k in two steps when e^x is a subnormal, so the one rounding is the last multiply.
     return k < -1000 ? p * two_to(int(k) + 64) * two_to(-64) : p * two_to(int(k));
 }

@@ -1,5 +1,5 @@
-// tests/lanes_test.cpp: exp_lanes (common/lanes.hpp) gives exp_f's bits in every
-// lane: the floats in exp_f's working range, both ends and past them,
+// tests/lanes_test.cpp: exp_lanes (common/lanes.hpp), one vector at a time and
+// four at a time (exp_lanes_all), gives exp_f's bits in every lane: the floats in exp_f's working range, both ends and past them,
 // infinities, quiet NaNs and zeros.
 //
 //   lanes_test               a stride through the floats (a second or so)
@@ -25,24 +25,31 @@ static uint32_t bits(float x) {
 int main(int argc, char** argv) {
     const bool exhaustive = argc > 1 && std::string(argv[1]) == "--exhaustive";
     const uint64_t stride = exhaustive ? 1 : 509;  // a prime, so the low bits vary too
-    float batch[LANES];
+    constexpr int BUNCH = 5;  // exp_lanes_all's four vectors at once, and one more on its own
+    float batch[BUNCH * LANES];
     int filled = 0;
     uint64_t tried = 0, differ = 0;
+    auto compare = [&](float x, float got, const char* how) {
+        const float want = exp_f(x);
+        tried++;
+        if (std::memcmp(&want, &got, sizeof want) != 0 && differ++ < 5)
+            std::printf("%s(%.9g) = %.9g, exp_f gives %.9g (bits %08x, %08x, %08x)\n", how, x, got, want, bits(x),
+                        bits(got), bits(want));
+    };
     auto run = [&]() {
-        Lanes x;
-        std::memcpy(&x, batch, sizeof x);
-        const Lanes e = exp_lanes(x);
-        for (int i = 0; i < LANES; i++) {
-            const float want = exp_f(batch[i]), got = e[i];
-            tried++;
-            if (std::memcmp(&want, &got, sizeof want) != 0 && differ++ < 5)
-                std::printf("exp_lanes(%.9g) = %.9g, exp_f gives %.9g (bits %08x, %08x, %08x)\n", batch[i], got, want, bits(batch[i]), bits(got), bits(want));
+        Lanes x[BUNCH];
+        std::memcpy(x, batch, sizeof x);
+        exp_lanes_all(x, BUNCH);
+        for (int i = 0; i < BUNCH * LANES; i++) {
+            const Lanes one = exp_lanes(load_lanes(batch + i / LANES * LANES));
+            compare(batch[i], x[i / LANES][i % LANES], "exp_lanes_all");
+            compare(batch[i], one[i % LANES], "exp_lanes");
         }
         filled = 0;
     };
     auto add = [&](float x) {
         batch[filled++] = x;
-        if (filled == LANES) run();
+        if (filled == BUNCH * LANES) run();
     };
     for (uint64_t b = 0; b < (uint64_t(1) << 32); b += stride) {
         float x;
@@ -57,8 +64,8 @@ int main(int argc, char** argv) {
                           INFINITY, -INFINITY, NAN, 1.0f, -1.0f};
     for (float x : ends) add(x);
     while (filled != 0) add(0.5f);
-    std::printf("exp_lanes: %llu floats, %llu differ from exp_f\n", (unsigned long long)tried,
+    std::printf("exp_lanes: %llu results, %llu differ from exp_f\n", (unsigned long long)tried,
                 (unsigned long long)differ);
-    check(differ == 0, "exp_lanes gives exp_f's bits in every lane");
+    check(differ == 0, "exp_lanes and exp_lanes_all give exp_f's bits in every lane");
     return check_summary("lanes_test");
 }
