@@ -6,9 +6,9 @@
 //   TinyModel model = load_model("chapter_tiny/shakespeare.tiny");  // bad file: one line, exit 2
 //   std::vector<int> ids = encode(model, "The bag");                 // unknown character: exit 2
 //   Tape tape(model.V);                            // room for up to SEATS letters
-//   forward(model, ids.data(), int(ids.size()), tape);
+//   forward(model, ids.data(), int(ids.size()), tape);  // forward<EightAtATime>: the same, faster
 //   attention_weight(tape, block, head, t, s)      // how much letter t reads letter s (s <= t)
-//   tape.block[b].weights                          // all of them: [head][t][s], each row sums to 1
+//   tape.block[b].weights                          // all of them, by key: [head][s][t] (stride SEATS)
 //   tape.probs + t * model.V                       // the next-letter probabilities after letter t
 //   model.vocabulary[id]                           // the character of an id (decode)
 //   knobs(model).position                          // a named view into the flat parameter block,
@@ -45,6 +45,7 @@ constexpr int HEADS = 4;               // per block, so eight heads in all
 constexpr int SIZE = WIDTH / HEADS;    // each head reads its own 8 of the 32 numbers
 constexpr int HIDDEN = 128;            // F: the small network's hidden size
 constexpr float LEVEL_EPSILON = 1e-5f;  // keeps level from dividing by zero
+constexpr int MAX_VOCABULARY = 256;     // V: a checkpoint's letters are distinct bytes
 
 // ===========================================================================
 // Layers. Every matrix is row-major with shape (in, out) and is used as x·M.
@@ -56,12 +57,15 @@ constexpr float LEVEL_EPSILON = 1e-5f;  // keeps level from dividing by zero
 // registers (two Lanes of 8 per row) for the whole of c: 64 independent sums
 // at once, never one sum split in two. A's entry (r,c) sits at
 // A[r * a_row + c * a_col], so A can be read as it is or transposed.
-template <int ROWS, int VECTORS>
+// FRESH: out = A · B, each sum starting from 0 in a register instead of from
+// out (the same bits as zeroing out first).
+template <int ROWS, int VECTORS, bool FRESH>
 inline void multiply_tile(float* __restrict out, int N, const float* __restrict A, size_t a_row, size_t a_col,
                           const float* __restrict B, int C) {
     Lanes sum[ROWS][VECTORS];
     UNROLLED for (int r = 0; r < ROWS; r++)
-        UNROLLED for (int v = 0; v < VECTORS; v++) sum[r][v] = load_lanes(out + size_t(r) * N + v * LANES);
+        UNROLLED for (int v = 0; v < VECTORS; v++)
+            sum[r][v] = FRESH ? same_lanes(0.0f) : load_lanes(out + size_t(r) * N + v * LANES);
     for (int c = 0; c < C; c++) {
         Lanes b[VECTORS];
         UNROLLED for (int v = 0; v < VECTORS; v++) b[v] = load_lanes(B + size_t(c) * N + v * LANES);
@@ -75,30 +79,46 @@ inline void multiply_tile(float* __restrict out, int N, const float* __restrict 
 }
 
 // ROWS rows of out, in tiles of 16 columns, then 8, then one at a time.
-template <int ROWS>
+template <int ROWS, bool FRESH>
 inline void multiply_rows(float* out, int N, const float* A, size_t a_row, size_t a_col, const float* B, int C) {
     int j = 0;
-    for (; j + 2 * LANES <= N; j += 2 * LANES) multiply_tile<ROWS, 2>(out + j, N, A, a_row, a_col, B + j, C);
-    for (; j + LANES <= N; j += LANES) multiply_tile<ROWS, 1>(out + j, N, A, a_row, a_col, B + j, C);
+    for (; j + 2 * LANES <= N; j += 2 * LANES) multiply_tile<ROWS, 2, FRESH>(out + j, N, A, a_row, a_col, B + j, C);
+    for (; j + LANES <= N; j += LANES) multiply_tile<ROWS, 1, FRESH>(out + j, N, A, a_row, a_col, B + j, C);
     for (; j < N; j++) {  // the ROWS sums of one column side by side
         float sum[ROWS];
-        for (int r = 0; r < ROWS; r++) sum[r] = out[size_t(r) * N + j];
+        for (int r = 0; r < ROWS; r++) sum[r] = FRESH ? 0.0f : out[size_t(r) * N + j];
         for (int c = 0; c < C; c++)
             UNROLLED for (int r = 0; r < ROWS; r++) sum[r] += A[r * a_row + c * a_col] * B[size_t(c) * N + j];
         for (int r = 0; r < ROWS; r++) out[size_t(r) * N + j] = sum[r];
     }
 }
 
+template <bool FRESH = false>
 inline void multiply_add(float* out, const float* A, size_t a_row, size_t a_col, const float* B, int R, int C,
                          int N) {
     int r = 0;
-    for (; r + 4 <= R; r += 4) multiply_rows<4>(out + size_t(r) * N, N, A + r * a_row, a_row, a_col, B, C);
-    for (; r < R; r++) multiply_rows<1>(out + size_t(r) * N, N, A + r * a_row, a_row, a_col, B, C);
+    for (; r + 4 <= R; r += 4) multiply_rows<4, FRESH>(out + size_t(r) * N, N, A + r * a_row, a_row, a_col, B, C);
+    for (; r < R; r++) multiply_rows<1, FRESH>(out + size_t(r) * N, N, A + r * a_row, a_row, a_col, B, C);
 }
 
 // out (T,N) += in (T,K) · M (K,N).
 inline void multiply_forward(float* out, const float* in, const float* M, int T, int K, int N) {
     multiply_add(out, in, size_t(K), 1, M, T, K, N);
+}
+
+// out (T,N) = in (T,K) · M (K,N).
+inline void multiply_forward_fresh(float* out, const float* in, const float* M, int T, int K, int N) {
+    multiply_add<true>(out, in, size_t(K), 1, M, T, K, N);
+}
+
+// The same product as the plain loop, for the lessons' forward pass (quick to compile).
+inline void multiply_plain(float* out, const float* in, const float* M, int T, int K, int N) {
+    for (int t = 0; t < T; t++)
+        for (int j = 0; j < N; j++) {
+            float sum = out[size_t(t) * N + j];
+            for (int k = 0; k < K; k++) sum += in[size_t(t) * K + k] * M[size_t(k) * N + j];
+            out[size_t(t) * N + j] = sum;
+        }
 }
 
 // The backward of out = in · M, for the knob: dM (K,N) += in^T (K,T) · dout (T,N),
@@ -340,12 +360,13 @@ inline void attend_backward(float* dlookups, const float* dfound, const float* w
 // letter t, so every sum above (a dot over i, a sum over s) is still one
 // lane's own sum, in the same order. Where s > t in a lane, the score is made
 // -infinity (its weight is then exactly 0), so the extra terms add exactly 0.
-// The backward pass reads the weights as [head][s][t] (weights_by_key, which
-// this forward pass also writes), eight letters t side by side.
+// The weights are kept by key, weights (HEADS,SEATS,SEATS) [head][s][t], so
+// that eight letters t side by side are one store here and one load in the
+// backward pass (attention_weight reads them either way).
 // The tests check both against the plain loops above, bit for bit.
 static_assert(SIZE == LANES, "a head's numbers fill one Lanes");
 
-inline void attend_forward_lanes(float* found, float* weights, float* weights_by_key, const float* lookups, int T) {
+inline void attend_forward_lanes(float* found, float* weights, const float* lookups, int T) {
     const float scale = 1.0f / std::sqrt(float(SIZE));
     // A window into this gives -infinity in the lanes before lane d, 0 from there on.
     float cut[2 * LANES];
@@ -367,24 +388,20 @@ inline void attend_forward_lanes(float* found, float* weights, float* weights_by
                 row[s] = dot * same_lanes(scale) + load_lanes(cut + LANES - std::max(0, std::min(LANES, s - t0)));
                 biggest = max_lanes(row[s], biggest);
             }
+            for (int s = 0; s <= last; s++) row[s] = row[s] - biggest;
+            exp_lanes_all(row, last + 1);
             Lanes total = same_lanes(0.0f);
-            for (int s = 0; s <= last; s++) {
-                row[s] = exp_lanes(row[s] - biggest);
-                total += row[s];
-            }
+            for (int s = 0; s <= last; s++) total += row[s];
             Lanes mix[SIZE];
             for (int i = 0; i < SIZE; i++) mix[i] = same_lanes(0.0f);
             for (int s = 0; s <= last; s++) {
                 row[s] = row[s] / total;
                 const float* value = lookups + s * 3 * WIDTH + 2 * WIDTH + h * SIZE;
                 UNROLLED for (int i = 0; i < SIZE; i++) mix[i] += row[s] * same_lanes(value[i]);
-                store_lanes(weights_by_key + (h * SEATS + s) * SEATS + t0, row[s]);
-                for (int l = 0; l < letters; l++) weights[(h * T + t0 + l) * T + s] = row[s][l];
+                store_lanes(weights + (h * SEATS + s) * SEATS + t0, row[s]);
             }
-            for (int l = 0; l < letters; l++) {
+            for (int l = 0; l < letters; l++)
                 for (int i = 0; i < SIZE; i++) found[(t0 + l) * WIDTH + h * SIZE + i] = mix[i][l];
-                for (int s = last + 1; s < T; s++) weights[(h * T + t0 + l) * T + s] = 0.0f;  // no peeking
-            }
         }
     }
 }
@@ -392,14 +409,14 @@ inline void attend_forward_lanes(float* found, float* weights, float* weights_by
 // dvalue and dkey (d lookups) of keys s0 .. s0+KEYS-1 of head h, for attend_backward_lanes.
 template <int KEYS>
 inline void attend_backward_keys(float* dlookups, const float* dfound, const float* weights, const float* dscores,
-                                 const float* lookups, int h, int s0, int T) {
+                                 const float* lookups, int h, int s0, int T) {  // weights by key
     Lanes dvalue[KEYS], dkey[KEYS];
     UNROLLED for (int j = 0; j < KEYS; j++) dvalue[j] = dkey[j] = same_lanes(0.0f);
     for (int t = s0; t < T; t++) {
         const Lanes dout = load_lanes(dfound + t * WIDTH + h * SIZE);
         const Lanes query = load_lanes(lookups + t * 3 * WIDTH + h * SIZE);
         UNROLLED for (int j = 0; j < KEYS; j++) {
-            dvalue[j] += same_lanes(weights[(h * T + t) * T + s0 + j]) * dout;
+            dvalue[j] += same_lanes(weights[(h * SEATS + s0 + j) * SEATS + t]) * dout;
             dkey[j] += same_lanes(dscores[(s0 + j) * SEATS + t]) * query;
         }
     }
@@ -409,8 +426,8 @@ inline void attend_backward_keys(float* dlookups, const float* dfound, const flo
     }
 }
 
-inline void attend_backward_lanes(float* dlookups, const float* dfound, const float* weights,
-                                  const float* weights_by_key, const float* lookups, int T) {
+inline void attend_backward_lanes(float* dlookups, const float* dfound, const float* weights, const float* lookups,
+                                  int T) {  // weights by key, as attend_forward_lanes wrote them
     const float scale = 1.0f / std::sqrt(float(SIZE));
     float dscores[SEATS * SEATS];  // [s][t] for one head
     for (int h = 0; h < HEADS; h++) {
@@ -429,12 +446,12 @@ inline void attend_backward_lanes(float* dlookups, const float* dfound, const fl
                 Lanes dot = same_lanes(0.0f);
                 UNROLLED for (int i = 0; i < SIZE; i++) dot += dout[i] * same_lanes(value[i]);
                 dweight[s] = dot;
-                mixed += load_lanes(weights_by_key + (h * SEATS + s) * SEATS + t0) * dot;
+                mixed += load_lanes(weights + (h * SEATS + s) * SEATS + t0) * dot;
             }
             Lanes dq[SIZE];
             for (int i = 0; i < SIZE; i++) dq[i] = same_lanes(0.0f);
             for (int s = 0; s <= last; s++) {
-                const Lanes row = load_lanes(weights_by_key + (h * SEATS + s) * SEATS + t0);
+                const Lanes row = load_lanes(weights + (h * SEATS + s) * SEATS + t0);
                 const Lanes dscore = row * (dweight[s] - mixed) * same_lanes(scale);
                 store_lanes(dscores + s * SEATS + t0, dscore);
                 const float* key = lookups + s * 3 * WIDTH + WIDTH + h * SIZE;
@@ -458,27 +475,34 @@ inline void attend_backward_lanes(float* dlookups, const float* dfound, const fl
 constexpr float GELU_SCALE = 0.7978845608028654f;  // sqrt(2 / pi)
 constexpr float GELU_CUBIC = 0.044715f;
 
-inline float exp_of(float x) { return exp_f(x); }
-inline Lanes exp_of(const Lanes& x) { return exp_lanes(x); }
-
-// (1 + tanh(u)) / 2, between 0 and 1; F is float or Lanes.
+// (1 + tanh(u)) / 2 = 1 / (1 + exp(minus_2u)), between 0 and 1; F is float or Lanes.
 template <class F>
-inline F gelu_share(const F& x) {
-    return 1.0f / (1.0f + exp_of(-2.0f * GELU_SCALE * (x + GELU_CUBIC * x * x * x)));
+inline F gelu_minus_2u(const F& x) {
+    return -2.0f * GELU_SCALE * (x + GELU_CUBIC * x * x * x);
 }
 
-// share (T,F) keeps each gelu_share for the backward pass.
+// share (T,F) keeps each share, 1 / (1 + exp(-2u)), for the backward pass.
 inline void gelu_forward(float* fired, float* share, const float* hidden, int n) {
-    int i = 0;
-    for (; i + LANES <= n; i += LANES) {
-        const Lanes x = load_lanes(hidden + i), s = gelu_share(x);
-        store_lanes(share + i, s);
-        store_lanes(fired + i, x * s);
-    }
-    for (; i < n; i++) {
-        share[i] = gelu_share(hidden[i]);
+    for (int i = 0; i < n; i++) {
+        share[i] = 1.0f / (1.0f + exp_f(gelu_minus_2u(hidden[i])));
         fired[i] = hidden[i] * share[i];
     }
+}
+
+// The same, four Lanes at a time, so their exps run side by side.
+inline void gelu_forward_lanes(float* fired, float* share, const float* hidden, int n) {
+    int i = 0;
+    for (; i + 4 * LANES <= n; i += 4 * LANES) {
+        Lanes e[4];
+        for (int j = 0; j < 4; j++) e[j] = gelu_minus_2u(load_lanes(hidden + i + j * LANES));
+        exp_lanes<4>(e);
+        for (int j = 0; j < 4; j++) {
+            const Lanes s = 1.0f / (1.0f + e[j]);
+            store_lanes(share + i + j * LANES, s);
+            store_lanes(fired + i + j * LANES, load_lanes(hidden + i + j * LANES) * s);
+        }
+    }
+    gelu_forward(fired + i, share + i, hidden + i, n - i);
 }
 
 // d fired / d x = share + x share (1 - share) 2 du/dx; F is float or Lanes.
@@ -606,14 +630,13 @@ struct BlockTape {
     float* notebooks;  // (T,W) what the block reads (the previous block's out)
     LevelTape first;   // level of the notebooks
     float* lookups;    // (T,3W) queries, keys, values
-    float* weights;    // (HEADS,T,T) attention weights [head][t][s]
-    float* weights_by_key;  // (HEADS,SEATS,SEATS) the same, [head][s][t], as the backward pass reads them
+    float* weights;    // (HEADS,SEATS,SEATS) attention weights by key, [head][s][t]: read them with attention_weight
     float* found;      // (T,W) what each letter's heads read
     float* middle;     // (T,W) notebooks + found · write
     LevelTape second;  // level of the middle
     float* hidden;     // (T,F)
     float* fired;      // (T,F) GELU of hidden
-    float* share;      // (T,F) gelu_share of hidden, for the backward
+    float* share;      // (T,F) GELU's share of hidden, for the backward
     float* out;        // (T,W) middle + fired · out: the next block's notebooks
 };
 
@@ -629,7 +652,7 @@ struct Tape {
 
     explicit Tape(int vocabulary_size) : V(vocabulary_size) {
         const size_t level = SEATS * WIDTH + 2 * SEATS;
-        const size_t per_block = SEATS * WIDTH * 4 + 2 * level + SEATS * 3 * WIDTH + 2 * HEADS * SEATS * SEATS +
+        const size_t per_block = SEATS * WIDTH * 4 + 2 * level + SEATS * 3 * WIDTH + HEADS * SEATS * SEATS +
                                  3 * SEATS * HIDDEN;
         floats.assign(SEATS * WIDTH + BLOCKS * per_block + level + 2 * size_t(SEATS) * V + 2 * SEATS, 0.0f);
         Carve carve{floats.data()};
@@ -642,7 +665,6 @@ struct Tape {
             b.first = take_level();
             b.lookups = carve.take(SEATS * 3 * WIDTH);
             b.weights = carve.take(HEADS * SEATS * SEATS);
-            b.weights_by_key = carve.take(HEADS * SEATS * SEATS);
             b.found = carve.take(SEATS * WIDTH);
             b.middle = carve.take(SEATS * WIDTH);
             b.second = take_level();
@@ -663,30 +685,32 @@ struct Tape {
 
 // How much letter t reads letter s in a block's head (0 when s > t).
 inline float attention_weight(const Tape& tape, int block, int head, int t, int s) {
-    return tape.block[block].weights[(head * tape.T + t) * tape.T + s];
-}
-
-// One block, as the chapter's `block` function.
-inline void block_forward(const BlockKnobs& k, BlockTape& b, int T) {
-    level_forward_lanes(b.first.out, b.first.mean, b.first.rstd, b.notebooks, k.level1_gain, k.level1_bias, T);
-    std::memset(b.lookups, 0, sizeof(float) * T * 3 * WIDTH);
-    multiply_forward(b.lookups, b.first.out, k.lookup, T, WIDTH, 3 * WIDTH);
-    attend_forward_lanes(b.found, b.weights, b.weights_by_key, b.lookups, T);
-    std::memcpy(b.middle, b.notebooks, sizeof(float) * T * WIDTH);  // keep what was already there
-    multiply_forward(b.middle, b.found, k.write, T, WIDTH, WIDTH);
-    level_forward_lanes(b.second.out, b.second.mean, b.second.rstd, b.middle, k.level2_gain, k.level2_bias, T);
-    std::memset(b.hidden, 0, sizeof(float) * T * HIDDEN);
-    multiply_forward(b.hidden, b.second.out, k.hidden, T, WIDTH, HIDDEN);
-    gelu_forward(b.fired, b.share, b.hidden, T * HIDDEN);
-    std::memcpy(b.out, b.middle, sizeof(float) * T * WIDTH);
-    multiply_forward(b.out, b.fired, k.out, T, HIDDEN, WIDTH);
+    return s > t ? 0.0f : tape.block[block].weights[(head * SEATS + s) * SEATS + t];
 }
 
 // probs after each letter = softmax of its logits, as common/matrix.hpp's
 // softmax computes it (the same operations in the same order), keeping the
-// largest logit and the sum of the exps for next_letter_loss. Four rows at a
-// time, so their running largest and sums are independent of each other.
+// largest logit and the sum of the exps for next_letter_loss.
 inline void next_letter_probabilities(Tape& tape) {
+    const int V = tape.V;
+    for (int t = 0; t < tape.T; t++) {
+        const float* l = tape.logits + t * V;
+        float* p = tape.probs + t * V;
+        float biggest = l[0], total = 0.0f;
+        for (int v = 1; v < V; v++) biggest = l[v] > biggest ? l[v] : biggest;
+        for (int v = 0; v < V; v++) {
+            p[v] = exp_f(l[v] - biggest);
+            total += p[v];
+        }
+        for (int v = 0; v < V; v++) p[v] /= total;
+        tape.biggest[t] = biggest;
+        tape.total[t] = total;
+    }
+}
+
+// The same, four rows at a time, so their running largest and sums are
+// independent of each other, and each row's exps eight at a time.
+inline void next_letter_probabilities_lanes(Tape& tape) {
     const int V = tape.V;
     for (int t0 = 0; t0 < tape.T; t0 += 4) {
         const int rows = std::min(4, tape.T - t0);
@@ -695,13 +719,14 @@ inline void next_letter_probabilities(Tape& tape) {
         float biggest[4], total[4] = {};
         for (int r = 0; r < rows; r++) biggest[r] = l[r * V];
         for (int v = 1; v < V; v++)
-            for (int r = 0; r < rows; r++)
-                if (l[r * V + v] > biggest[r]) biggest[r] = l[r * V + v];
+            for (int r = 0; r < rows; r++) biggest[r] = l[r * V + v] > biggest[r] ? l[r * V + v] : biggest[r];
         for (int r = 0; r < rows; r++) {
-            int v = 0;
-            for (; v + LANES <= V; v += LANES)
-                store_lanes(p + r * V + v, exp_lanes(load_lanes(l + r * V + v) - biggest[r]));
-            for (; v < V; v++) p[r * V + v] = exp_f(l[r * V + v] - biggest[r]);
+            Lanes e[MAX_VOCABULARY / LANES];  // the row's whole Lanes, their exps side by side
+            const int whole = V / LANES;
+            for (int j = 0; j < whole; j++) e[j] = load_lanes(l + r * V + j * LANES) - biggest[r];
+            exp_lanes_all(e, whole);
+            for (int j = 0; j < whole; j++) store_lanes(p + r * V + j * LANES, e[j]);
+            for (int v = whole * LANES; v < V; v++) p[r * V + v] = exp_f(l[r * V + v] - biggest[r]);
         }
         for (int v = 0; v < V; v++)
             for (int r = 0; r < rows; r++) total[r] += p[r * V + v];
@@ -715,18 +740,59 @@ inline void next_letter_probabilities(Tape& tape) {
     }
 }
 
-// The whole model over ids[0..T), 1 <= T <= SEATS: fills the tape, ending with probs.
+// The forward pass runs its layers one of two ways, with the same bits
+// (tests/tiny_model_test.cpp checks each layer both ways): one number at a
+// time, the plain loops, which the lessons run and which compile quickly; or
+// eight at a time, which the trainer runs. Attention is eight letters at a time in both.
+struct OneAtATime {
+    static void multiply(float* out, const float* in, const float* M, int T, int K, int N) {  // out += in · M
+        multiply_plain(out, in, M, T, K, N);
+    }
+    static void multiply_fresh(float* out, const float* in, const float* M, int T, int K, int N) {  // out = in · M
+        std::fill(out, out + size_t(T) * N, 0.0f);
+        multiply_plain(out, in, M, T, K, N);
+    }
+    static constexpr auto level = level_forward;
+    static constexpr auto gelu = gelu_forward;
+    static constexpr auto probabilities = next_letter_probabilities;
+};
+
+struct EightAtATime {
+    static constexpr auto multiply = multiply_forward;
+    static constexpr auto multiply_fresh = multiply_forward_fresh;
+    static constexpr auto level = level_forward_lanes;
+    static constexpr auto gelu = gelu_forward_lanes;
+    static constexpr auto probabilities = next_letter_probabilities_lanes;
+};
+
+// One block, as the chapter's `block` function.
+template <class Loops>
+inline void block_forward(const BlockKnobs& k, BlockTape& b, int T) {
+    Loops::level(b.first.out, b.first.mean, b.first.rstd, b.notebooks, k.level1_gain, k.level1_bias, T);
+    Loops::multiply_fresh(b.lookups, b.first.out, k.lookup, T, WIDTH, 3 * WIDTH);
+    attend_forward_lanes(b.found, b.weights, b.lookups, T);
+    std::memcpy(b.middle, b.notebooks, sizeof(float) * T * WIDTH);  // keep what was already there
+    Loops::multiply(b.middle, b.found, k.write, T, WIDTH, WIDTH);
+    Loops::level(b.second.out, b.second.mean, b.second.rstd, b.middle, k.level2_gain, k.level2_bias, T);
+    Loops::multiply_fresh(b.hidden, b.second.out, k.hidden, T, WIDTH, HIDDEN);
+    Loops::gelu(b.fired, b.share, b.hidden, T * HIDDEN);
+    std::memcpy(b.out, b.middle, sizeof(float) * T * WIDTH);
+    Loops::multiply(b.out, b.fired, k.out, T, HIDDEN, WIDTH);
+}
+
+// The whole model over ids[0..T), 1 <= T <= SEATS: fills the tape, ending with
+// probs. forward<EightAtATime>(...) gives the same tape, faster (the trainer's).
+template <class Loops = OneAtATime>
 inline void forward(const TinyModel& model, const int* ids, int T, Tape& tape) {
     const Knobs k = knobs(model);
     const int V = model.V;
     tape.T = T;
     embed_forward(tape.block[0].notebooks, ids, k.token, k.position, T);
-    for (int b = 0; b < BLOCKS; b++) block_forward(k.block[b], tape.block[b], T);
-    level_forward_lanes(tape.last.out, tape.last.mean, tape.last.rstd, tape.block[BLOCKS - 1].out, k.final_gain,
-                  k.final_bias, T);
-    std::memset(tape.logits, 0, sizeof(float) * T * V);
-    multiply_forward(tape.logits, tape.last.out, k.output, T, WIDTH, V);
-    next_letter_probabilities(tape);
+    for (int b = 0; b < BLOCKS; b++) block_forward<Loops>(k.block[b], tape.block[b], T);
+    Loops::level(tape.last.out, tape.last.mean, tape.last.rstd, tape.block[BLOCKS - 1].out, k.final_gain,
+                 k.final_bias, T);
+    Loops::multiply_fresh(tape.logits, tape.last.out, k.output, T, WIDTH, V);
+    Loops::probabilities(tape);
 }
 
 // The cross-entropy of the letter after position t: -log p(target), from the
@@ -772,14 +838,12 @@ inline void block_backward(const BlockKnobs& k, BlockKnobs& g, const BlockTape& 
     std::memcpy(s.dmiddle, d, sizeof(float) * T * WIDTH);
     multiply_backward(g.out, b.fired, d, T, HIDDEN, WIDTH);
     transpose_into(s.transposed, k.out, HIDDEN, WIDTH);  // (W,F)
-    std::memset(s.dfired, 0, sizeof(float) * T * HIDDEN);
-    multiply_forward(s.dfired, d, s.transposed, T, WIDTH, HIDDEN);
+    multiply_forward_fresh(s.dfired, d, s.transposed, T, WIDTH, HIDDEN);
     // fired = gelu(hidden); hidden = second · hidden
     gelu_backward(s.dhidden, s.dfired, b.hidden, b.share, T * HIDDEN);
     multiply_backward(g.hidden, b.second.out, s.dhidden, T, WIDTH, HIDDEN);
     transpose_into(s.transposed, k.hidden, WIDTH, HIDDEN);  // (F,W)
-    std::memset(s.dlevel, 0, sizeof(float) * T * WIDTH);
-    multiply_forward(s.dlevel, s.dhidden, s.transposed, T, HIDDEN, WIDTH);
+    multiply_forward_fresh(s.dlevel, s.dhidden, s.transposed, T, HIDDEN, WIDTH);
     // second = level(middle)
     level_backward_lanes(s.dmiddle, g.level2_gain, g.level2_bias, s.dlevel, b.middle, b.second.mean, b.second.rstd,
                    k.level2_gain, T);
@@ -787,16 +851,14 @@ inline void block_backward(const BlockKnobs& k, BlockKnobs& g, const BlockTape& 
     std::memcpy(d, s.dmiddle, sizeof(float) * T * WIDTH);
     multiply_backward(g.write, b.found, s.dmiddle, T, WIDTH, WIDTH);
     transpose_into(s.transposed, k.write, WIDTH, WIDTH);
-    std::memset(s.dfound, 0, sizeof(float) * T * WIDTH);
-    multiply_forward(s.dfound, s.dmiddle, s.transposed, T, WIDTH, WIDTH);
+    multiply_forward_fresh(s.dfound, s.dmiddle, s.transposed, T, WIDTH, WIDTH);
     // found, weights = attend(lookups)
     std::memset(s.dlookups, 0, sizeof(float) * T * 3 * WIDTH);
-    attend_backward_lanes(s.dlookups, s.dfound, b.weights, b.weights_by_key, b.lookups, T);
+    attend_backward_lanes(s.dlookups, s.dfound, b.weights, b.lookups, T);
     // lookups = first · lookup
     multiply_backward(g.lookup, b.first.out, s.dlookups, T, WIDTH, 3 * WIDTH);
     transpose_into(s.transposed, k.lookup, WIDTH, 3 * WIDTH);  // (3W,W)
-    std::memset(s.dlevel, 0, sizeof(float) * T * WIDTH);
-    multiply_forward(s.dlevel, s.dlookups, s.transposed, T, 3 * WIDTH, WIDTH);
+    multiply_forward_fresh(s.dlevel, s.dlookups, s.transposed, T, 3 * WIDTH, WIDTH);
     // first = level(notebooks)
     level_backward_lanes(d, g.level1_gain, g.level1_bias, s.dlevel, b.notebooks, b.first.mean, b.first.rstd,
                    k.level1_gain, T);
@@ -816,8 +878,7 @@ inline void backward(const TinyModel& model, const Tape& tape, const int* ids, c
     }
     multiply_backward(g.output, tape.last.out, s.dlogits, T, WIDTH, V);
     transpose_into(s.transposed, k.output, WIDTH, V);  // (V,W)
-    std::memset(s.dlevel, 0, sizeof(float) * T * WIDTH);
-    multiply_forward(s.dlevel, s.dlogits, s.transposed, T, V, WIDTH);
+    multiply_forward_fresh(s.dlevel, s.dlogits, s.transposed, T, V, WIDTH);
     std::memset(s.dnotebooks, 0, sizeof(float) * T * WIDTH);
     level_backward_lanes(s.dnotebooks, g.final_gain, g.final_bias, s.dlevel, tape.block[BLOCKS - 1].out, tape.last.mean,
                    tape.last.rstd, k.final_gain, T);
@@ -907,7 +968,8 @@ inline uint32_t get_u32(const std::string& bytes, size_t at) {
             return "says its " + std::string(names[i]) + " is " + std::to_string(got) + ", but this program's model has " +
                    std::to_string(want[i]);
     }
-    if (V < 2 || V > 256) return "has vocabulary size " + std::to_string(V) + " (it must be from 2 to 256)";
+    if (V < 2 || V > MAX_VOCABULARY)
+        return "has vocabulary size " + std::to_string(V) + " (it must be from 2 to " + std::to_string(MAX_VOCABULARY) + ")";
     const size_t expected = CHECKPOINT_HEADER + V + 4 * knob_count(int(V));
     if (bytes.size() < expected)
         return "is truncated: " + std::to_string(bytes.size()) + " bytes, but its sizes need " + std::to_string(expected);

@@ -134,7 +134,7 @@ static float batch_gradient(const TinyModel& model, const Text& text, const Sett
         const int* window = text.ids.data() + window_start(s, step, r, text.train_end);
         float* g = row_grads.data() + size_t(r) * P;
         std::fill(g, g + P, 0.0f);
-        forward(model, window, SEATS, w.tape);
+        forward<EightAtATime>(model, window, SEATS, w.tape);
         row_loss[r] = loss_sum(w.tape, window + 1);
         backward(model, w.tape, window, window + 1, scale, g, w.scratch);
     });
@@ -159,7 +159,7 @@ static float validation_loss(const TinyModel& model, const Text& text, long coun
     std::vector<float> losses(count);
     share_rows(workers, count, [&](Worker& w, long i) {
         const int* window = text.ids.data() + text.train_end + size_t(i * all / count) * SEATS;
-        forward(model, window, SEATS, w.tape);
+        forward<EightAtATime>(model, window, SEATS, w.tape);
         losses[i] = loss_sum(w.tape, window + 1);
     });
     float total = 0.0f;

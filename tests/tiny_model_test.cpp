@@ -206,17 +206,19 @@ static void fast_loops_match_plain_loops() {
         return x;
     };
     const int shapes[][3] = {{64, 32, 96}, {64, 128, 32}, {5, 7, 21}, {13, 32, 65}, {1, 3, 8}, {6, 65, 17}};
-    bool forward_same = true, backward_same = true;
+    bool forward_same = true, fresh_same = true, backward_same = true;
     for (const auto& shape : shapes) {
         const int T = shape[0], K = shape[1], N = shape[2];
         std::vector<float> in = randoms(size_t(T) * K, 1.0f), M = randoms(size_t(K) * N, 1.0f);
         std::vector<float> dout = randoms(size_t(T) * N, 1.0f);
         std::vector<float> out = randoms(size_t(T) * N, 1.0f), want = out;  // out += in · M
         multiply_forward(out.data(), in.data(), M.data(), T, K, N);
-        for (int t = 0; t < T; t++)
-            for (int j = 0; j < N; j++)
-                for (int k = 0; k < K; k++) want[size_t(t) * N + j] += in[size_t(t) * K + k] * M[size_t(k) * N + j];
+        multiply_plain(want.data(), in.data(), M.data(), T, K, N);
         forward_same = forward_same && same_bits(out.data(), want.data(), out.size());
+        std::vector<float> fresh = randoms(size_t(T) * N, 1.0f), want_fresh(size_t(T) * N, 0.0f);  // fresh = in · M
+        multiply_forward_fresh(fresh.data(), in.data(), M.data(), T, K, N);
+        multiply_plain(want_fresh.data(), in.data(), M.data(), T, K, N);
+        fresh_same = fresh_same && same_bits(fresh.data(), want_fresh.data(), fresh.size());
         std::vector<float> dM = randoms(size_t(K) * N, 1.0f), want_dM = dM;  // dM += in^T · dout
         multiply_backward(dM.data(), in.data(), dout.data(), T, K, N);
         for (int k = 0; k < K; k++)
@@ -226,21 +228,24 @@ static void fast_loops_match_plain_loops() {
         backward_same = backward_same && same_bits(dM.data(), want_dM.data(), dM.size());
     }
     check(forward_same, "multiply_forward's tiles give the plain loop's bits");
+    check(fresh_same, "multiply_forward_fresh's tiles give the plain loop's bits from zero");
     check(backward_same, "multiply_backward's tiles give the plain loop's bits");
 
     bool attend_same = true, attend_backward_same = true;
     for (int T : {1, 2, 7, 8, 9, 12, 31, 64}) {
         std::vector<float> lookups = randoms(size_t(SEATS) * 3 * WIDTH, 2.0f), dfound = randoms(SEATS * WIDTH, 1.0f);
         std::vector<float> found(SEATS * WIDTH), weights(HEADS * SEATS * SEATS, 1.0f);
-        std::vector<float> found_lanes(SEATS * WIDTH), weights_lanes(HEADS * SEATS * SEATS, 2.0f);
-        std::vector<float> by_key(HEADS * SEATS * SEATS);
+        std::vector<float> found_lanes(SEATS * WIDTH), by_key(HEADS * SEATS * SEATS, 2.0f);  // [h][s][t]
         attend_forward(found.data(), weights.data(), lookups.data(), T);
-        attend_forward_lanes(found_lanes.data(), weights_lanes.data(), by_key.data(), lookups.data(), T);
-        attend_same = attend_same && same_bits(found.data(), found_lanes.data(), size_t(T) * WIDTH) &&
-                      same_bits(weights.data(), weights_lanes.data(), size_t(HEADS) * T * T);
+        attend_forward_lanes(found_lanes.data(), by_key.data(), lookups.data(), T);
+        attend_same = attend_same && same_bits(found.data(), found_lanes.data(), size_t(T) * WIDTH);
+        for (int h = 0; h < HEADS; h++)
+            for (int t = 0; t < T; t++)
+                for (int s = 0; s <= t; s++)
+                    attend_same = attend_same && same_bits(&weights[(h * T + t) * T + s], &by_key[(h * SEATS + s) * SEATS + t], 1);
         std::vector<float> dlookups(size_t(SEATS) * 3 * WIDTH, 0.0f), dlookups_lanes = dlookups;
         attend_backward(dlookups.data(), dfound.data(), weights.data(), lookups.data(), T);
-        attend_backward_lanes(dlookups_lanes.data(), dfound.data(), weights.data(), by_key.data(), lookups.data(), T);
+        attend_backward_lanes(dlookups_lanes.data(), dfound.data(), by_key.data(), lookups.data(), T);
         attend_backward_same =
             attend_backward_same && same_bits(dlookups.data(), dlookups_lanes.data(), size_t(T) * 3 * WIDTH);
     }
@@ -269,6 +274,21 @@ static void fast_loops_match_plain_loops() {
     check(level_same, "level_forward_lanes gives level_forward's bits");
     check(level_backward_same, "level_backward_lanes gives level_backward's bits");
     check(attend_backward_same, "attend_backward_lanes gives attend_backward's gradients, bit for bit");
+
+    // The whole forward pass both ways (GELU and softmax among its layers):
+    // every number on the two tapes the same.
+    TinyModel model = new_model("abcdefghijklmnopq", rng);
+    for (float& x : model.knobs) x += 0.5f * rng.normal();
+    bool forward_passes_same = true;
+    for (int T : {1, 7, 13, 64}) {
+        std::vector<int> ids(T);
+        for (int& id : ids) id = rng.below(model.V);
+        Tape one(model.V), eight(model.V);
+        forward<OneAtATime>(model, ids.data(), T, one);
+        forward<EightAtATime>(model, ids.data(), T, eight);
+        forward_passes_same = forward_passes_same && same_bits(one.floats.data(), eight.floats.data(), one.floats.size());
+    }
+    check(forward_passes_same, "forward<OneAtATime> and forward<EightAtATime> fill the same tape, bit for bit");
 }
 
 int main() {

@@ -17,6 +17,8 @@ int main() {
     check(T == 54, "the chapter's sentence has 54 characters");
     Tape tape(model.V);
     forward(model, ids.data(), T, tape);
+    // The tape keeps each head's weights by key: [head][s][t], how much t reads s.
+    auto raw = [&tape](int b, int h, int t, int s) { return tape.block[b].weights[(h * SEATS + s) * SEATS + t]; };
 
     // Every head: 0 above the diagonal, each row sums to 1 within float rounding.
     for (int b = 0; b < BLOCKS; b++)
@@ -24,9 +26,9 @@ int main() {
             for (int t = 0; t < T; t++) {
                 double total = 0.0;
                 for (int s = 0; s < T; s++) {
-                    const float w = tape.block[b].weights[(h * T + t) * T + s];
+                    const float w = s > t ? weight(tape, b, h, t, s) : raw(b, h, t, s);
                     if (s > t) check(w == 0.0f, "nothing above the diagonal");
-                    check(w >= 0.0f && w == weight(tape, b, h, t, s), "weight() reads [head][t][s], non-negative");
+                    check(w >= 0.0f && w == weight(tape, b, h, t, s), "weight() reads the tape's [head][s][t], non-negative");
                     total += w;
                 }
                 check_near(total, 1.0, 1e-5, "every row sums to 100%");
@@ -45,12 +47,11 @@ int main() {
             int previous = 0, space = 0;
             double near = 0.0, back = 0.0;
             for (int t = 1; t < T; t++) {
-                const float* row = tape.block[b].weights + (h * T + t) * T;
                 int best = 0;
                 for (int s = 0; s <= t; s++) {
-                    if (row[s] > row[best]) best = s;
-                    if (s >= t - 2) near += row[s];
-                    back += row[s] * (t - s);
+                    if (raw(b, h, t, s) > raw(b, h, t, best)) best = s;
+                    if (s >= t - 2) near += raw(b, h, t, s);
+                    back += raw(b, h, t, s) * (t - s);
                 }
                 previous += best == t - 1;
                 int start = t;
