@@ -813,11 +813,9 @@ inline float loss_sum(const Tape& tape, const int* targets) {
 // Room for the gradients of the activations during one backward pass.
 struct Scratch {
     std::vector<float> floats;
-    float *dnotebooks, *dmiddle, *dfound, *dlookups, *dlevel, *dhidden, *dfired, *dlogits, *transposed;
+    float *dnotebooks, *dmiddle, *dfound, *dlookups, *dlevel, *dhidden, *dfired, *dlogits;
     explicit Scratch(int V) {
-        const size_t biggest_matrix = std::max(size_t(WIDTH) * HIDDEN, size_t(WIDTH) * V) + 3 * WIDTH * WIDTH;
-        floats.assign(4 * SEATS * WIDTH + SEATS * 3 * WIDTH + 2 * SEATS * HIDDEN + SEATS * size_t(V) + biggest_matrix,
-                      0.0f);
+        floats.assign(4 * SEATS * WIDTH + SEATS * 3 * WIDTH + 2 * SEATS * HIDDEN + SEATS * size_t(V), 0.0f);
         Carve carve{floats.data()};
         dnotebooks = carve.take(SEATS * WIDTH);
         dmiddle = carve.take(SEATS * WIDTH);
@@ -827,38 +825,53 @@ struct Scratch {
         dhidden = carve.take(SEATS * HIDDEN);
         dfired = carve.take(SEATS * HIDDEN);
         dlogits = carve.take(SEATS * size_t(V));
-        transposed = carve.next;
     }
 };
 
+// The knobs with every matrix transposed, in a block shaped like the knobs
+// (knob_views reads it; the gains, biases and tables are copied as they are):
+// the backward for a product's input is din = dout · M^T. They change only
+// when the knobs do, so the trainer makes them once per step.
+inline std::vector<float> transposed_knobs(const TinyModel& model) {
+    std::vector<float> block = model.knobs;
+    const Knobs k = knobs(model);
+    Knobs t = knob_views(block.data(), model.V);
+    for (int b = 0; b < BLOCKS; b++) {
+        transpose_into(t.block[b].lookup, k.block[b].lookup, WIDTH, 3 * WIDTH);  // (3W,W)
+        transpose_into(t.block[b].write, k.block[b].write, WIDTH, WIDTH);
+        transpose_into(t.block[b].hidden, k.block[b].hidden, WIDTH, HIDDEN);  // (F,W)
+        transpose_into(t.block[b].out, k.block[b].out, HIDDEN, WIDTH);        // (W,F)
+    }
+    transpose_into(t.output, k.output, WIDTH, model.V);  // (V,W)
+    return block;
+}
+
 // A block backward: d (T,W) holds d loss / d block's out on entry and
 // d loss / d block's notebooks on return.
-inline void block_backward(const BlockKnobs& k, BlockKnobs& g, const BlockTape& b, float* d, Scratch& s, int T) {
+// kt: the block's knobs transposed (transposed_knobs).
+inline void block_backward(const BlockKnobs& k, const BlockKnobs& kt, BlockKnobs& g, const BlockTape& b, float* d,
+                           Scratch& s, int T) {
     // out = middle + fired · out
     std::memcpy(s.dmiddle, d, sizeof(float) * T * WIDTH);
     multiply_backward(g.out, b.fired, d, T, HIDDEN, WIDTH);
-    transpose_into(s.transposed, k.out, HIDDEN, WIDTH);  // (W,F)
-    multiply_forward_fresh(s.dfired, d, s.transposed, T, WIDTH, HIDDEN);
+    multiply_forward_fresh(s.dfired, d, kt.out, T, WIDTH, HIDDEN);
     // fired = gelu(hidden); hidden = second · hidden
     gelu_backward(s.dhidden, s.dfired, b.hidden, b.share, T * HIDDEN);
     multiply_backward(g.hidden, b.second.out, s.dhidden, T, WIDTH, HIDDEN);
-    transpose_into(s.transposed, k.hidden, WIDTH, HIDDEN);  // (F,W)
-    multiply_forward_fresh(s.dlevel, s.dhidden, s.transposed, T, HIDDEN, WIDTH);
+    multiply_forward_fresh(s.dlevel, s.dhidden, kt.hidden, T, HIDDEN, WIDTH);
     // second = level(middle)
     level_backward_lanes(s.dmiddle, g.level2_gain, g.level2_bias, s.dlevel, b.middle, b.second.mean, b.second.rstd,
                    k.level2_gain, T);
     // middle = notebooks + found · write
     std::memcpy(d, s.dmiddle, sizeof(float) * T * WIDTH);
     multiply_backward(g.write, b.found, s.dmiddle, T, WIDTH, WIDTH);
-    transpose_into(s.transposed, k.write, WIDTH, WIDTH);
-    multiply_forward_fresh(s.dfound, s.dmiddle, s.transposed, T, WIDTH, WIDTH);
+    multiply_forward_fresh(s.dfound, s.dmiddle, kt.write, T, WIDTH, WIDTH);
     // found, weights = attend(lookups)
     std::memset(s.dlookups, 0, sizeof(float) * T * 3 * WIDTH);
     attend_backward_lanes(s.dlookups, s.dfound, b.weights, b.lookups, T);
     // lookups = first · lookup
     multiply_backward(g.lookup, b.first.out, s.dlookups, T, WIDTH, 3 * WIDTH);
-    transpose_into(s.transposed, k.lookup, WIDTH, 3 * WIDTH);  // (3W,W)
-    multiply_forward_fresh(s.dlevel, s.dlookups, s.transposed, T, 3 * WIDTH, WIDTH);
+    multiply_forward_fresh(s.dlevel, s.dlookups, kt.lookup, T, 3 * WIDTH, WIDTH);
     // first = level(notebooks)
     level_backward_lanes(d, g.level1_gain, g.level1_bias, s.dlevel, b.notebooks, b.first.mean, b.first.rstd,
                    k.level1_gain, T);
@@ -866,9 +879,15 @@ inline void block_backward(const BlockKnobs& k, BlockKnobs& g, const BlockTape& 
 
 // Adds to grads (a block shaped like the knobs) scale times the gradient of
 // loss_sum(tape, targets), for the sequence the tape's forward pass read.
+// transposed: transposed_knobs(model), or nullptr to have it made here.
 inline void backward(const TinyModel& model, const Tape& tape, const int* ids, const int* targets, float scale,
-                     float* grads, Scratch& s) {
-    const Knobs k = knobs(model);
+                     float* grads, Scratch& s, const float* transposed = nullptr) {
+    std::vector<float> made;
+    if (transposed == nullptr) {
+        made = transposed_knobs(model);
+        transposed = made.data();
+    }
+    const Knobs k = knobs(model), kt = knob_views(const_cast<float*>(transposed), model.V);
     Knobs g = knob_views(grads, model.V);
     const int V = model.V, T = tape.T;
     // d loss / d logits = probs - 1 at the target
@@ -877,12 +896,11 @@ inline void backward(const TinyModel& model, const Tape& tape, const int* ids, c
         s.dlogits[t * V + targets[t]] = (tape.probs[t * V + targets[t]] - 1.0f) * scale;
     }
     multiply_backward(g.output, tape.last.out, s.dlogits, T, WIDTH, V);
-    transpose_into(s.transposed, k.output, WIDTH, V);  // (V,W)
-    multiply_forward_fresh(s.dlevel, s.dlogits, s.transposed, T, V, WIDTH);
+    multiply_forward_fresh(s.dlevel, s.dlogits, kt.output, T, V, WIDTH);
     std::memset(s.dnotebooks, 0, sizeof(float) * T * WIDTH);
     level_backward_lanes(s.dnotebooks, g.final_gain, g.final_bias, s.dlevel, tape.block[BLOCKS - 1].out, tape.last.mean,
                    tape.last.rstd, k.final_gain, T);
-    for (int b = BLOCKS - 1; b >= 0; b--) block_backward(k.block[b], g.block[b], tape.block[b], s.dnotebooks, s, T);
+    for (int b = BLOCKS - 1; b >= 0; b--) block_backward(k.block[b], kt.block[b], g.block[b], tape.block[b], s.dnotebooks, s, T);
     embed_backward(g.token, g.position, s.dnotebooks, ids, T);
 }
 

@@ -3,9 +3,10 @@
 //
 // Random 64-letter windows of the first 90% of the text, cross-entropy at every
 // position, AdamW with warm-up and cosine decay, gradient clipping; the loss on
-// fixed windows of the last 10% every so often. The batch is split across
-// threads; each row's gradient has its own buffer and the rows are added in
+// fixed windows of the last 10% every so often. The batch is shared among
+// threads; each row's gradient is made in its thread's own buffer and added in
 // row order, so the result depends on the seed alone, not on the thread count.
+#include <atomic>
 #include <chrono>
 #include <deque>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "team.hpp"
 #include "tiny_model.hpp"
 
 static const char* USAGE =
@@ -103,48 +105,37 @@ static size_t window_start(const Settings& s, long step, long row, size_t train_
 }
 
 // ===========================================================================
-// One step's gradient, the batch split across threads.
+// One step's gradient, the batch shared among a team of threads.
 
-struct Worker {
+struct Worker {  // what one thread of the team works in
     Tape tape;
     Scratch scratch;
-    explicit Worker(int V) : tape(V), scratch(V) {}
+    std::vector<float> grads;  // the gradient of the row in hand
+    Worker(int V, size_t P) : tape(V), scratch(V), grads(P) {}
 };
 
-// Runs rows [0, rows) of some job over the workers, each thread a contiguous share.
-template <class Job>
-static void share_rows(std::deque<Worker>& workers, long rows, Job job) {
-    const long n = long(workers.size());
-    std::vector<std::thread> threads;
-    for (long w = 1; w < n; w++)
-        threads.emplace_back([&, w] {
-            for (long r = rows * w / n; r < rows * (w + 1) / n; r++) job(workers[w], r);
-        });
-    for (long r = 0; r < rows / n; r++) job(workers[0], r);
-    for (std::thread& t : threads) t.join();
-}
-
 // grads = the gradient of the mean loss over the step's batch; returns that loss.
-static float batch_gradient(const TinyModel& model, const Text& text, const Settings& s, long step,
-                            std::deque<Worker>& workers, std::vector<float>& row_grads, std::vector<float>& grads) {
+// Row r's gradient goes into grads once rows 0 .. r-1 are in (the team hands
+// each thread its rows in order), so the sums are the same whatever the number
+// of threads.
+static float batch_gradient(const TinyModel& model, const Text& text, const Settings& s, long step, Team& team,
+                            std::deque<Worker>& workers, std::vector<float>& grads) {
     const size_t P = model.knobs.size();
     std::vector<float> row_loss(s.batch);
     const float scale = 1.0f / float(s.batch * SEATS);
-    share_rows(workers, s.batch, [&](Worker& w, long r) {
+    const std::vector<float> transposed = transposed_knobs(model);  // once for the whole batch
+    std::fill(grads.begin(), grads.end(), 0.0f);
+    std::atomic<long> rows_in{0};
+    team.run(s.batch, [&](int member, long r) {
+        Worker& w = workers[member];
         const int* window = text.ids.data() + window_start(s, step, r, text.train_end);
-        float* g = row_grads.data() + size_t(r) * P;
-        std::fill(g, g + P, 0.0f);
+        std::fill(w.grads.begin(), w.grads.end(), 0.0f);
         forward<EightAtATime>(model, window, SEATS, w.tape);
         row_loss[r] = loss_sum(w.tape, window + 1);
-        backward(model, w.tape, window, window + 1, scale, g, w.scratch);
-    });
-    // Add the rows in order: the same sums whatever the number of threads. Each
-    // thread adds up its own share of the knobs, every knob's rows still in order.
-    std::fill(grads.begin(), grads.end(), 0.0f);
-    const long shares = long(workers.size());
-    share_rows(workers, shares, [&](Worker&, long share) {
-        const size_t begin = P * share / shares, end = P * (share + 1) / shares;
-        for (long r = 0; r < s.batch; r++) add_lanes(&grads[begin], &row_grads[size_t(r) * P + begin], end - begin);
+        backward(model, w.tape, window, window + 1, scale, w.grads.data(), w.scratch, transposed.data());
+        while (rows_in.load(std::memory_order_acquire) != r) std::this_thread::yield();
+        add_lanes(grads.data(), w.grads.data(), P);
+        rows_in.store(r + 1, std::memory_order_release);
     });
     float loss = 0.0f;
     for (long r = 0; r < s.batch; r++) loss += row_loss[r];
@@ -153,11 +144,13 @@ static float batch_gradient(const TinyModel& model, const Text& text, const Sett
 
 // The mean loss per letter over `count` fixed, evenly spread windows of the last 10%
 // (0 = all of them); windows do not overlap, and each starts a fresh context.
-static float validation_loss(const TinyModel& model, const Text& text, long count, std::deque<Worker>& workers) {
+static float validation_loss(const TinyModel& model, const Text& text, long count, Team& team,
+                             std::deque<Worker>& workers) {
     const long all = long((text.ids.size() - text.train_end - 1) / SEATS);
     if (count <= 0 || count > all) count = all;
     std::vector<float> losses(count);
-    share_rows(workers, count, [&](Worker& w, long i) {
+    team.run(count, [&](int member, long i) {
+        Worker& w = workers[member];
         const int* window = text.ids.data() + text.train_end + size_t(i * all / count) * SEATS;
         forward<EightAtATime>(model, window, SEATS, w.tape);
         losses[i] = loss_sum(w.tape, window + 1);
@@ -174,7 +167,10 @@ struct Adam {
     std::vector<float> m, v;  // running mean of the gradient and of its square
 };
 
-static void adamw_update(TinyModel& model, std::vector<float>& grads, Adam& adam, const Settings& s, long step) {
+// Each knob's update depends on that knob alone, so the team shares them out in
+// contiguous parts; the gradient's norm is one sum, in order, before that.
+static void adamw_update(TinyModel& model, std::vector<float>& grads, Adam& adam, const Settings& s, long step,
+                         Team& team) {
     double norm2 = 0.0;
     for (float g : grads) norm2 += double(g) * g;
     const double norm = std::sqrt(norm2);
@@ -183,13 +179,17 @@ static void adamw_update(TinyModel& model, std::vector<float>& grads, Adam& adam
     const float correct1 = float(1.0 - power(double(BETA1), step + 1));
     const float correct2 = float(1.0 - power(double(BETA2), step + 1));
     const float decay = float(s.weight_decay);
-    for (size_t i = 0; i < model.knobs.size(); i++) {
-        const float g = grads[i] * clip;
-        adam.m[i] = BETA1 * adam.m[i] + (1.0f - BETA1) * g;
-        adam.v[i] = BETA2 * adam.v[i] + (1.0f - BETA2) * g * g;
-        const float step_size = (adam.m[i] / correct1) / (std::sqrt(adam.v[i] / correct2) + ADAM_EPSILON);
-        model.knobs[i] -= lr * (step_size + decay * model.knobs[i]);
-    }
+    const size_t P = model.knobs.size();
+    const long parts = team.size();
+    team.run(parts, [&](int, long part) {
+        for (size_t i = P * part / parts; i < P * (part + 1) / parts; i++) {
+            const float g = grads[i] * clip;
+            adam.m[i] = BETA1 * adam.m[i] + (1.0f - BETA1) * g;
+            adam.v[i] = BETA2 * adam.v[i] + (1.0f - BETA2) * g * g;
+            const float step_size = (adam.m[i] / correct1) / (std::sqrt(adam.v[i] / correct2) + ADAM_EPSILON);
+            model.knobs[i] -= lr * (step_size + decay * model.knobs[i]);
+        }
+    });
 }
 
 // ===========================================================================
@@ -372,9 +372,10 @@ int main(int argc, char** argv) {
     if (resume) std::printf("resuming from %s at step %ld\n", state_path.c_str(), step);
     std::fflush(stdout);
 
+    Team team(static_cast<int>(threads));
     std::deque<Worker> workers;
-    for (long w = 0; w < threads; w++) workers.emplace_back(model.V);
-    std::vector<float> grads(model.knobs.size()), row_grads(model.knobs.size() * size_t(s.batch));
+    for (long w = 0; w < threads; w++) workers.emplace_back(model.V, model.knobs.size());
+    std::vector<float> grads(model.knobs.size());
     auto started = std::chrono::steady_clock::now();
     const long first_step = step;
     auto seconds_since_start = [&] {
@@ -386,12 +387,12 @@ int main(int argc, char** argv) {
     };
 
     for (; step < s.steps; step++) {
-        loss_since_print += batch_gradient(model, text, s, step, workers, row_grads, grads);
+        loss_since_print += batch_gradient(model, text, s, step, team, workers, grads);
         steps_since_print++;
-        adamw_update(model, grads, adam, s, step);
+        adamw_update(model, grads, adam, s, step, team);
         const long done = step + 1;
         if (done % eval_every == 0 || done == s.steps) {
-            const float val = validation_loss(model, text, eval_windows, workers);
+            const float val = validation_loss(model, text, eval_windows, team, workers);
             const double seconds = seconds_since_start();
             const double rate = double(done - first_step) * double(s.batch * SEATS) / seconds;
             std::printf("step %6ld/%ld  train %.4f  val %.4f  lr %.2e  %7.0f tok/s  ETA %s\n", done, s.steps,
@@ -410,7 +411,7 @@ int main(int argc, char** argv) {
     // Resumed after the last step (killed between writing the state and the
     // checkpoint): the checkpoint on disk may still be the step before.
     if (first_step == s.steps) save_model(out, model);
-    const float final_val = validation_loss(model, text, 0, workers);
+    const float final_val = validation_loss(model, text, 0, team, workers);
     std::printf("done: %ld steps in %s; validation loss %.4f nats per character over all of the last 10%%; "
                 "wrote %s\n",
                 s.steps, duration(seconds_since_start()).c_str(), final_val, out.c_str());
