@@ -25,7 +25,7 @@ static uint32_t bits(float x) {
 int main(int argc, char** argv) {
     const bool exhaustive = argc > 1 && std::string(argv[1]) == "--exhaustive";
     const uint64_t stride = exhaustive ? 1 : 509;  // a prime, so the low bits vary too
-    constexpr int BUNCH = 5;  // exp_lanes_all's four vectors at once, and one more on its own
+    constexpr int BUNCH = 2 * EXP_BUNCH + 1;  // exp_lanes_all: its whole bunches and one more on its own
     float batch[BUNCH * LANES];
     int filled = 0;
     uint64_t tried = 0, differ = 0;
