@@ -125,7 +125,12 @@ inline void multiply_plain(float* out, const float* in, const float* M, int T, i
 // adding t = 0, 1, 2, ... in order. (The backward for the input is
 // din = dout · M^T: multiply_forward with M transposed.)
 inline void multiply_backward(float* dM, const float* in, const float* dout, int T, int K, int N) {
-    multiply_add(dM, in, 1, size_t(K), dout, K, T, N);
+    // t in blocks of 32: each tile then reads 32 rows of in and of dout, which
+    // stay in the nearest cache across tiles. Each sum goes on from where the
+    // last block left it, still in order, so the bits are the same.
+    constexpr int BLOCK = 32;
+    for (int t0 = 0; t0 < T; t0 += BLOCK)
+        multiply_add(dM, in + size_t(t0) * K, 1, size_t(K), dout + size_t(t0) * N, K, std::min(BLOCK, T - t0), N);
 }
 
 // MT (N,K) = M (K,N) transposed, so the input's backward is one more multiply_forward.
@@ -489,14 +494,14 @@ inline void gelu_forward(float* fired, float* share, const float* hidden, int n)
     }
 }
 
-// The same, four Lanes at a time, so their exps run side by side.
+// The same, EXP_BUNCH Lanes at a time, so their exps run side by side.
 inline void gelu_forward_lanes(float* fired, float* share, const float* hidden, int n) {
     int i = 0;
-    for (; i + 4 * LANES <= n; i += 4 * LANES) {
-        Lanes e[4];
-        for (int j = 0; j < 4; j++) e[j] = gelu_minus_2u(load_lanes(hidden + i + j * LANES));
-        exp_lanes<4>(e);
-        for (int j = 0; j < 4; j++) {
+    for (; i + EXP_BUNCH * LANES <= n; i += EXP_BUNCH * LANES) {
+        Lanes e[EXP_BUNCH];
+        for (int j = 0; j < EXP_BUNCH; j++) e[j] = gelu_minus_2u(load_lanes(hidden + i + j * LANES));
+        exp_lanes<EXP_BUNCH>(e);
+        for (int j = 0; j < EXP_BUNCH; j++) {
             const Lanes s = 1.0f / (1.0f + e[j]);
             store_lanes(share + i + j * LANES, s);
             store_lanes(fired + i + j * LANES, load_lanes(hidden + i + j * LANES) * s);

@@ -6,7 +6,6 @@
 // fixed windows of the last 10% every so often. The batch is shared among
 // threads; each row's gradient is made in its thread's own buffer and added in
 // row order, so the result depends on the seed alone, not on the thread count.
-#include <atomic>
 #include <chrono>
 #include <deque>
 #include <cstdio>
@@ -110,32 +109,40 @@ static size_t window_start(const Settings& s, long step, long row, size_t train_
 struct Worker {  // what one thread of the team works in
     Tape tape;
     Scratch scratch;
-    std::vector<float> grads;  // the gradient of the row in hand
+    std::vector<float> grads;  // the first thread's row in hand
     Worker(int V, size_t P) : tape(V), scratch(V), grads(P) {}
 };
 
 // grads = the gradient of the mean loss over the step's batch; returns that loss.
-// Row r's gradient goes into grads once rows 0 .. r-1 are in (the team hands
-// each thread its rows in order), so the sums are the same whatever the number
-// of threads.
+// Each thread takes a contiguous share of the rows. The first thread adds each
+// of its rows' gradients into grads as soon as it is made; the others keep
+// theirs, one buffer per row, and once all are made they are added in row
+// order (each thread adding up one part of the knobs). So every knob's
+// gradient is the same sum in the same order whatever the number of threads.
 static float batch_gradient(const TinyModel& model, const Text& text, const Settings& s, long step, Team& team,
-                            std::deque<Worker>& workers, std::vector<float>& grads) {
+                            std::deque<Worker>& workers, std::vector<float>& row_grads, std::vector<float>& grads) {
     const size_t P = model.knobs.size();
+    const long shares = team.size(), first_share_end = s.batch / shares;
     std::vector<float> row_loss(s.batch);
     const float scale = 1.0f / float(s.batch * SEATS);
     const std::vector<float> transposed = transposed_knobs(model);  // once for the whole batch
     std::fill(grads.begin(), grads.end(), 0.0f);
-    std::atomic<long> rows_in{0};
-    team.run(s.batch, [&](int member, long r) {
+    team.run(shares, [&](int member, long share) {
         Worker& w = workers[member];
-        const int* window = text.ids.data() + window_start(s, step, r, text.train_end);
-        std::fill(w.grads.begin(), w.grads.end(), 0.0f);
-        forward<EightAtATime>(model, window, SEATS, w.tape);
-        row_loss[r] = loss_sum(w.tape, window + 1);
-        backward(model, w.tape, window, window + 1, scale, w.grads.data(), w.scratch, transposed.data());
-        while (rows_in.load(std::memory_order_acquire) != r) std::this_thread::yield();
-        add_lanes(grads.data(), w.grads.data(), P);
-        rows_in.store(r + 1, std::memory_order_release);
+        for (long r = s.batch * share / shares; r < s.batch * (share + 1) / shares; r++) {
+            const int* window = text.ids.data() + window_start(s, step, r, text.train_end);
+            float* g = r < first_share_end ? w.grads.data() : row_grads.data() + size_t(r - first_share_end) * P;
+            std::fill(g, g + P, 0.0f);
+            forward<EightAtATime>(model, window, SEATS, w.tape);
+            row_loss[r] = loss_sum(w.tape, window + 1);
+            backward(model, w.tape, window, window + 1, scale, g, w.scratch, transposed.data());
+            if (r < first_share_end) add_lanes(grads.data(), g, P);
+        }
+    });
+    team.run(shares, [&](int, long part) {
+        const size_t begin = P * part / shares, end = P * (part + 1) / shares;
+        for (long r = first_share_end; r < s.batch; r++)
+            add_lanes(&grads[begin], &row_grads[size_t(r - first_share_end) * P + begin], end - begin);
     });
     float loss = 0.0f;
     for (long r = 0; r < s.batch; r++) loss += row_loss[r];
@@ -374,8 +381,9 @@ int main(int argc, char** argv) {
 
     Team team(static_cast<int>(threads));
     std::deque<Worker> workers;
-    for (long w = 0; w < threads; w++) workers.emplace_back(model.V, model.knobs.size());
-    std::vector<float> grads(model.knobs.size());
+    for (long w = 0; w < threads; w++) workers.emplace_back(model.V, w == 0 ? model.knobs.size() : 0);
+    // The gradients of the rows after the first thread's share (batch_gradient).
+    std::vector<float> grads(model.knobs.size()), row_grads(model.knobs.size() * size_t(s.batch - s.batch / threads));
     auto started = std::chrono::steady_clock::now();
     const long first_step = step;
     auto seconds_since_start = [&] {
@@ -387,7 +395,7 @@ int main(int argc, char** argv) {
     };
 
     for (; step < s.steps; step++) {
-        loss_since_print += batch_gradient(model, text, s, step, team, workers, grads);
+        loss_since_print += batch_gradient(model, text, s, step, team, workers, row_grads, grads);
         steps_since_print++;
         adamw_update(model, grads, adam, s, step, team);
         const long done = step + 1;
