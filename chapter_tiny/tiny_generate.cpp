@@ -52,7 +52,7 @@ static void generate(const TinyModel& model, const std::string& prompt, long len
     std::fputs(prompt.c_str(), stdout);
     for (long n = 0; n < length; n++) {
         const int T = std::min(int(ids.size()), SEATS);  // the model reads at most the last 64 letters
-        forward(model, ids.data() + ids.size() - T, T, tape);
+        forward_last(model, ids.data() + ids.size() - T, T, tape);  // only the last letter's logits are needed
         ids.push_back(sample_next(tape, temperature, rng));
         std::fputc(model.vocabulary[ids.back()], stdout);
     }

@@ -371,13 +371,15 @@ inline void attend_backward(float* dlookups, const float* dfound, const float* w
 // The tests check both against the plain loops above, bit for bit.
 static_assert(SIZE == LANES, "a head's numbers fill one Lanes");
 
-inline void attend_forward_lanes(float* found, float* weights, const float* lookups, int T) {
+// Letters from `first` on (rounded down to a multiple of eight) are read: each
+// letter's reading depends on the letters before it only through their keys and values.
+inline void attend_forward_lanes(float* found, float* weights, const float* lookups, int T, int first = 0) {
     const float scale = 1.0f / std::sqrt(float(SIZE));
     // A window into this gives -infinity in the lanes before lane d, 0 from there on.
     float cut[2 * LANES];
     for (int i = 0; i < 2 * LANES; i++) cut[i] = i < LANES ? -INFINITY : 0.0f;
     for (int h = 0; h < HEADS; h++) {
-        for (int t0 = 0; t0 < T; t0 += LANES) {
+        for (int t0 = first / LANES * LANES; t0 < T; t0 += LANES) {
             const int letters = std::min(LANES, T - t0), last = t0 + letters - 1;  // this block's t
             Lanes query[SIZE];  // query[i]: number i of the queries of letters t0 .. t0+7
             for (int i = 0; i < SIZE; i++) {
@@ -696,9 +698,9 @@ inline float attention_weight(const Tape& tape, int block, int head, int t, int 
 // probs after each letter = softmax of its logits, as common/matrix.hpp's
 // softmax computes it (the same operations in the same order), keeping the
 // largest logit and the sum of the exps for next_letter_loss.
-inline void next_letter_probabilities(Tape& tape) {
+inline void next_letter_probabilities(Tape& tape, int first = 0) {  // rows first .. T-1
     const int V = tape.V;
-    for (int t = 0; t < tape.T; t++) {
+    for (int t = first; t < tape.T; t++) {
         const float* l = tape.logits + t * V;
         float* p = tape.probs + t * V;
         float biggest = l[0], total = 0.0f;
@@ -715,9 +717,9 @@ inline void next_letter_probabilities(Tape& tape) {
 
 // The same, four rows at a time, so their running largest and sums are
 // independent of each other, and each row's exps eight at a time.
-inline void next_letter_probabilities_lanes(Tape& tape) {
+inline void next_letter_probabilities_lanes(Tape& tape, int first = 0) {
     const int V = tape.V;
-    for (int t0 = 0; t0 < tape.T; t0 += 4) {
+    for (int t0 = first; t0 < tape.T; t0 += 4) {
         const int rows = std::min(4, tape.T - t0);
         const float* l = tape.logits + t0 * V;
         float* p = tape.probs + t0 * V;
@@ -770,19 +772,23 @@ struct EightAtATime {
     static constexpr auto probabilities = next_letter_probabilities_lanes;
 };
 
-// One block, as the chapter's `block` function.
+// One block, as the chapter's `block` function. Every letter's key and value
+// are made; what comes after attention is made for letters first .. T-1 only
+// (forward_last), each letter's row on its own.
 template <class Loops>
-inline void block_forward(const BlockKnobs& k, BlockTape& b, int T) {
+inline void block_forward(const BlockKnobs& k, BlockTape& b, int T, int first = 0) {
     Loops::level(b.first.out, b.first.mean, b.first.rstd, b.notebooks, k.level1_gain, k.level1_bias, T);
     Loops::multiply_fresh(b.lookups, b.first.out, k.lookup, T, WIDTH, 3 * WIDTH);
-    attend_forward_lanes(b.found, b.weights, b.lookups, T);
-    std::memcpy(b.middle, b.notebooks, sizeof(float) * T * WIDTH);  // keep what was already there
-    Loops::multiply(b.middle, b.found, k.write, T, WIDTH, WIDTH);
-    Loops::level(b.second.out, b.second.mean, b.second.rstd, b.middle, k.level2_gain, k.level2_bias, T);
-    Loops::multiply_fresh(b.hidden, b.second.out, k.hidden, T, WIDTH, HIDDEN);
-    Loops::gelu(b.fired, b.share, b.hidden, T * HIDDEN);
-    std::memcpy(b.out, b.middle, sizeof(float) * T * WIDTH);
-    Loops::multiply(b.out, b.fired, k.out, T, HIDDEN, WIDTH);
+    attend_forward_lanes(b.found, b.weights, b.lookups, T, first);
+    const int rows = T - first, w = first * WIDTH, f = first * HIDDEN;  // where row `first` starts
+    std::memcpy(b.middle + w, b.notebooks + w, sizeof(float) * rows * WIDTH);  // keep what was already there
+    Loops::multiply(b.middle + w, b.found + w, k.write, rows, WIDTH, WIDTH);
+    Loops::level(b.second.out + w, b.second.mean + first, b.second.rstd + first, b.middle + w, k.level2_gain,
+                 k.level2_bias, rows);
+    Loops::multiply_fresh(b.hidden + f, b.second.out + w, k.hidden, rows, WIDTH, HIDDEN);
+    Loops::gelu(b.fired + f, b.share + f, b.hidden + f, rows * HIDDEN);
+    std::memcpy(b.out + w, b.middle + w, sizeof(float) * rows * WIDTH);
+    Loops::multiply(b.out + w, b.fired + f, k.out, rows, HIDDEN, WIDTH);
 }
 
 // The whole model over ids[0..T), 1 <= T <= SEATS: fills the tape, ending with
@@ -797,7 +803,25 @@ inline void forward(const TinyModel& model, const int* ids, int T, Tape& tape) {
     Loops::level(tape.last.out, tape.last.mean, tape.last.rstd, tape.block[BLOCKS - 1].out, k.final_gain,
                  k.final_bias, T);
     Loops::multiply_fresh(tape.logits, tape.last.out, k.output, T, WIDTH, V);
-    Loops::probabilities(tape);
+    Loops::probabilities(tape, 0);
+}
+
+// What a generator needs: the logits and probabilities after the last letter
+// (row T-1), the same numbers as forward's, for about half the work. The last
+// block still makes every letter's key and value, but only the last letter
+// reads on through it. The last block's other rows, and the logits' and probs'
+// other rows, are left as they were.
+template <class Loops = OneAtATime>
+inline void forward_last(const TinyModel& model, const int* ids, int T, Tape& tape) {
+    const Knobs k = knobs(model);
+    const int V = model.V, t = T - 1;
+    tape.T = T;
+    embed_forward(tape.block[0].notebooks, ids, k.token, k.position, T);
+    for (int b = 0; b < BLOCKS; b++) block_forward<Loops>(k.block[b], tape.block[b], T, b == BLOCKS - 1 ? t : 0);
+    Loops::level(tape.last.out + t * WIDTH, tape.last.mean + t, tape.last.rstd + t,
+                 tape.block[BLOCKS - 1].out + t * WIDTH, k.final_gain, k.final_bias, 1);
+    Loops::multiply_fresh(tape.logits + t * V, tape.last.out + t * WIDTH, k.output, 1, WIDTH, V);
+    Loops::probabilities(tape, t);
 }
 
 // The cross-entropy of the letter after position t: -log p(target), from the

@@ -289,6 +289,22 @@ static void fast_loops_match_plain_loops() {
         forward_passes_same = forward_passes_same && same_bits(one.floats.data(), eight.floats.data(), one.floats.size());
     }
     check(forward_passes_same, "forward<OneAtATime> and forward<EightAtATime> fill the same tape, bit for bit");
+
+    // forward_last: the last letter's logits and probabilities as forward's, both ways.
+    bool last_same = true;
+    for (int T : {1, 5, 9, 33, 64}) {
+        std::vector<int> ids(T);
+        for (int& id : ids) id = rng.below(model.V);
+        Tape whole(model.V), one(model.V), eight(model.V);
+        forward(model, ids.data(), T, whole);
+        forward_last<OneAtATime>(model, ids.data(), T, one);
+        forward_last<EightAtATime>(model, ids.data(), T, eight);
+        const size_t row = size_t(T - 1) * model.V;
+        for (const Tape* tape : {&one, &eight})
+            last_same = last_same && same_bits(whole.logits + row, tape->logits + row, model.V) &&
+                        same_bits(whole.probs + row, tape->probs + row, model.V);
+    }
+    check(last_same, "forward_last gives forward's logits and probabilities after the last letter, bit for bit");
 }
 
 int main() {
