@@ -46,7 +46,7 @@ HEADERS  := $(wildcard common/*.hpp chapter*/*.hpp chapter*/*/*.hpp tests/*.hpp)
 # (Only when the compiler also builds for x86-64: not for make cross's ARM build.)
 FAST     ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && $(CXX) -dumpmachine 2>/dev/null | grep -q x86_64 && echo -mavx2)
 $(BUILD)/chapter_tiny/tiny_train $(BUILD)/tests/bench/peak: CXXFLAGS += $(FAST)
-TRAINERS := $(BUILD)/portable/tiny_train $(BUILD)/portable/tiny_train_plain_lanes
+TRAINERS := $(BUILD)/portable/tiny_train$(EXE) $(BUILD)/portable/tiny_train_plain_lanes$(EXE)
 
 all: $(PROGRAMS) $(TESTBINS) $(TRAINERS)
 
@@ -56,11 +56,11 @@ $(BUILD)/%$(EXE): %.cpp $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS) -I$(dir $<) $< -o $@ $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/portable/tiny_train: chapter_tiny/tiny_train.cpp $(HEADERS)
+$(BUILD)/portable/tiny_train$(EXE): chapter_tiny/tiny_train.cpp $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS) -O0 -Ichapter_tiny $< -o $@ $(LDLIBS)
 
-$(BUILD)/portable/tiny_train_plain_lanes: chapter_tiny/tiny_train.cpp $(HEADERS)
+$(BUILD)/portable/tiny_train_plain_lanes$(EXE): chapter_tiny/tiny_train.cpp $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS) -O0 -DLANES_PLAIN -Ichapter_tiny $< -o $@ $(LDLIBS)
 
