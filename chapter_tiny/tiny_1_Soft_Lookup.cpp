@@ -6,6 +6,7 @@
 // the query for "small"; bars for the share it reads from each word; and the
 // values with the mix it gets back. --interactive moves the query with the
 // arrow keys, as the chapter's page lets you drag it.
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -61,7 +62,7 @@ static Lookup soft_lookup(const float query[D]) {
 struct Style {
     bool fancy;
     std::string paint(const std::string& s, int colour) const {
-        return fancy ? "\x1b[" + std::to_string(colour) + "m" + s + "\x1b[0m" : s;
+        return fancy ? formatted("\x1b[%dm%s\x1b[0m", colour, s.c_str()) : s;
     }
 };
 const int WORD_COLOUR[WORDS] = {34, 32, 31, 35};  // blue, green, red, magenta
@@ -73,34 +74,44 @@ static std::string trim_right(std::string s) {
 }
 
 // The arrows' tips on a grid: one column per STEP across, one row per 2 STEPs up.
+// A tip on the chart, in its colour: a word's first letter, or Q for the query.
+static std::string tip(char letter, const Style& style) {
+    int colour = QUERY_COLOUR;
+    for (int w = 0; w < WORDS; w++)
+        if (word[w][0] == letter) colour = WORD_COLOUR[w];
+    return style.paint(std::string(1, letter), colour);
+}
+
+// The arrows' tips on a grid: one column per STEP across, one row per 2 STEPs up.
 static std::string chart(const float query[D], const Style& style) {
     const int columns = int(2 * REACH / STEP) + 1, rows = int(REACH / STEP) + 1;
-    std::vector<std::string> cell(size_t(rows) * columns, " ");
-    auto at = [&](float x, float y) -> std::string& {
+    std::string cell(size_t(rows) * columns, ' ');  // row by row; the only letters are the tips
+    auto at = [&](float x, float y) -> char& {
         int c = int(std::lround((x + REACH) / STEP)), r = int(std::lround((REACH - y) / (2 * STEP)));
         return cell[size_t(r) * columns + c];
     };
-    for (int r = 0; r < rows; r++) cell[size_t(r) * columns + columns / 2] = "|";
-    for (int c = 0; c < columns; c++) cell[size_t(rows / 2) * columns + c] = "-";
-    cell[size_t(rows / 2) * columns + columns / 2] = "+";
+    for (int r = 0; r < rows; r++) cell[size_t(r) * columns + columns / 2] = '|';
+    for (int c = 0; c < columns; c++) cell[size_t(rows / 2) * columns + c] = '-';
+    cell[size_t(rows / 2) * columns + columns / 2] = '+';
     // Each arrow as dots from the middle to its tip.
     for (int w = 0; w < WORDS; w++)
         for (int i = 1; i < 12; i++) {
-            std::string& c = at(keys(w, 0) * i / 12, keys(w, 1) * i / 12);
-            if (c == " ") c = ".";
+            char& c = at(keys(w, 0) * i / 12, keys(w, 1) * i / 12);
+            if (c == ' ') c = '.';
         }
-    for (int w = 0; w < WORDS; w++) at(keys(w, 0), keys(w, 1)) = style.paint(std::string(1, word[w][0]), WORD_COLOUR[w]);
-    at(query[0], query[1]) = style.paint("Q", QUERY_COLOUR);
+    for (int w = 0; w < WORDS; w++) at(keys(w, 0), keys(w, 1)) = word[w][0];
+    at(query[0], query[1]) = 'Q';
     std::string out;
     for (int r = 0; r < rows; r++) {
-        std::string line = r == 0 ? "   3 " : r == rows / 2 ? "   0 " : r == rows - 1 ? "  -3 " : "     ";
-        for (int c = 0; c < columns; c++) line += cell[size_t(r) * columns + c];
-        out += trim_right(line) + "\n";
+        const char* label = r == 0 ? "   3 " : r == rows / 2 ? "   0 " : r == rows - 1 ? "  -3 " : "     ";
+        for (char c : trim_right(label + cell.substr(size_t(r) * columns, columns)))
+            if (std::isalpha(static_cast<unsigned char>(c))) out += tip(c, style);
+            else out += c;
+        out += "\n";
     }
-    out += "     -3" + std::string(columns / 2 - 2, ' ') + "0" + std::string(columns / 2 - 2, ' ') + "3\n";
-    out += "     keys: ";
-    for (int w = 0; w < WORDS; w++) out += style.paint(std::string(1, word[w][0]), WORD_COLOUR[w]) + " " + word[w] + "  ";
-    return out + style.paint("Q", QUERY_COLOUR) + " the query for \"small\"\n";
+    out += formatted("     -3%*s0%*s3\n     keys: ", columns / 2 - 2, "", columns / 2 - 2, "");
+    for (int w = 0; w < WORDS; w++) out += formatted("%s %s  ", tip(word[w][0], style).c_str(), word[w]);
+    return out + tip('Q', style) + " the query for \"small\"\n";
 }
 
 static std::string bar(float share, const Style& style, int colour) {
@@ -120,27 +131,20 @@ static std::string pair(const float* v) {
 // What "small" reads at one query: the scores, the shares as bars, the mix.
 static std::string report(const float query[D], const Style& style) {
     Lookup r = soft_lookup(query);
-    std::string out = "The query for \"small\" is " + pair(query) + ".\n\n";
-    out += "  word  key             score   share\n";
-    for (int w = 0; w < WORDS; w++) {
-        char line[128];
-        std::snprintf(line, sizeof line, "  %-4s  %s  %6.2f  %5.1f%%  ", word[w], pair(keys.row(w)).c_str(),
-                      double(r.score[w]) + 0.0, 100.0 * r.weights[w]);
-        out += trim_right(line + bar(r.weights[w], style, WORD_COLOUR[w])) + "\n";
-    }
+    std::string out = formatted("The query for \"small\" is %s.\n\n  word  key             score   share\n",
+                                pair(query).c_str());
+    for (int w = 0; w < WORDS; w++)
+        out += trim_right(formatted("  %-4s  %s  %6.2f  %5.1f%%  %s", word[w], pair(keys.row(w)).c_str(),
+                                    double(r.score[w]) + 0.0, 100.0 * r.weights[w],
+                                    bar(r.weights[w], style, WORD_COLOUR[w]).c_str())) + "\n";
     float total = 0.0f;
     for (int w = 0; w < WORDS; w++) total += r.weights[w];
-    char line[160];
-    std::snprintf(line, sizeof line, "  the shares add up to %.1f%%\n\n", 100.0 * total);
-    out += line;
-    out += "  word  value           share x value\n";
+    out += formatted("  the shares add up to %.1f%%\n\n  word  value           share x value\n", 100.0 * total);
     for (int w = 0; w < WORDS; w++) {
         float part[D] = {r.weights[w] * values(w, 0), r.weights[w] * values(w, 1)};
-        std::snprintf(line, sizeof line, "  %-4s  %s  %s\n", word[w], pair(values.row(w)).c_str(), pair(part).c_str());
-        out += line;
+        out += formatted("  %-4s  %s  %s\n", word[w], pair(values.row(w)).c_str(), pair(part).c_str());
     }
-    out += "  the mix \"small\" gets back:     " + style.paint(pair(r.found), QUERY_COLOUR) + "\n";
-    return out;
+    return out + formatted("  the mix \"small\" gets back:     %s\n", style.paint(pair(r.found), QUERY_COLOUR).c_str());
 }
 
 // ---------------------------------------------------------------------------
@@ -156,10 +160,9 @@ static std::string arrow(double x0, double y0, double x1, double y1, const std::
     const double dx = x1 - x0, dy = y1 - y0, length = std::sqrt(dx * dx + dy * dy);
     if (length < 1) return "";
     const double ux = dx / length, uy = dy / length, head = 7 + 2 * width;
-    auto point = [](double x, double y) { return format_number("%.1f", x) + "," + format_number("%.1f", y); };
-    return svg_path("M" + point(x0, y0) + " L" + point(x1, y1) + " M" +
-                        point(x1 - head * ux + head * 0.5 * uy, y1 - head * uy - head * 0.5 * ux) + " L" + point(x1, y1) +
-                        " L" + point(x1 - head * ux - head * 0.5 * uy, y1 - head * uy + head * 0.5 * ux),
+    return svg_path(formatted("M%.1f,%.1f L%.1f,%.1f M%.1f,%.1f L%.1f,%.1f L%.1f,%.1f", x0, y0, x1, y1,
+                              x1 - head * ux + head * 0.5 * uy, y1 - head * uy - head * 0.5 * ux, x1, y1,
+                              x1 - head * ux - head * 0.5 * uy, y1 - head * uy + head * 0.5 * ux),
                     ink, width);
 }
 
@@ -188,7 +191,7 @@ static std::string word_arrows(double left, const Matrix& arrows, const float wi
 static std::string thick_arrow(double left, const float v[D], const std::string& name) {
     return arrow(px(left, 0), py(0), px(left, v[0]), py(v[1]), "black", 3.5) +
            svg_text(px(left, v[0]) + 6, py(v[1]) + 16, name, "start", 0, 12) +
-           svg_text(left + PLANE / 2, CHART_TOP + PLANE + 20, name + " = " + pair(v), "middle", 0, 12);
+           svg_text(left + PLANE / 2, CHART_TOP + PLANE + 20, formatted("%s = %s", name.c_str(), pair(v).c_str()), "middle", 0, 12);
 }
 
 // The picture; its changing parts are groups (query, bars, values) the page's script redraws.
@@ -284,22 +287,20 @@ demo.addEventListener('keydown', e => {
 static std::string lookup_page(const float query[D]) {
     auto list = [](const Matrix& m) {
         std::string s = "[";
-        for (int w = 0; w < WORDS; w++) s += (w ? ", [" : "[") + format_number("%g", m(w, 0)) + ", " + format_number("%g", m(w, 1)) + "]";
+        for (int w = 0; w < WORDS; w++) s += formatted("%s[%g, %g]", w ? ", " : "", m(w, 0), m(w, 1));
         return s + "]";
     };
-    std::string script = "<script>\nconst keys = " + list(keys) + ", values = " + list(values) + ";\n" +
-                         "const REACH = " + format_number("%g", REACH) + ", PLANE = " + format_number("%g", PLANE) +
-                         ", TOP = " + format_number("%g", CHART_TOP) + ", KEYS = " + format_number("%g", KEYS_LEFT) +
-                         ", VALUES = " + format_number("%g", VALUES_LEFT) + ", BARS = " + format_number("%g", BARS_LEFT) +
-                         ", BAR = " + format_number("%g", BAR_LENGTH) + ", STEP = " + format_number("%g", STEP) + ";\n" +
-                         "let query = [" + format_number("%g", query[0]) + ", " + format_number("%g", query[1]) + "];\n" +
-                         LOOKUP_SCRIPT;
+    const std::string script =
+        formatted("<script>\nconst keys = %s, values = %s;\nconst REACH = %g, PLANE = %g, TOP = %g, KEYS = %g, VALUES = %g, "
+                  "BARS = %g, BAR = %g, STEP = %g;\nlet query = [%g, %g];\n%s",
+                  list(keys).c_str(), list(values).c_str(), REACH, PLANE, CHART_TOP, KEYS_LEFT, VALUES_LEFT, BARS_LEFT,
+                  BAR_LENGTH, STEP, query[0], query[1], LOOKUP_SCRIPT);
     return html_document("A soft lookup",
                          "Four words of the sentence as arrows of made-up numbers: their keys. Drag the query for "
                          "\"small\" over the left chart (press anywhere on it), or click the picture and use the arrow "
                          "keys; the bars show the share it reads from each word, and the right chart the values and "
                          "the mix it gets back.",
-                         "<div id=\"demo\" tabindex=\"0\">\n" + lookup_svg(query) + "</div>\n", script);
+                         formatted("<div id=\"demo\" tabindex=\"0\">\n%s</div>\n", lookup_svg(query).c_str()), script);
 }
 
 // ---------------------------------------------------------------------------

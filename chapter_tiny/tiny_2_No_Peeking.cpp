@@ -26,7 +26,7 @@ static void print_triangle(const Tape& tape, const std::string& text, int b, int
     std::printf("\n");
     for (int t = 0; t < tape.T; t++) {
         std::printf("  %2d %c  ", t, shown(text[t]));
-        for (int s = 0; s <= t; s++) std::fputs(mark(weight(tape, b, h, t, s), fancy).c_str(), stdout);
+        for (int s = 0; s <= t; s++) std::fputs(mark(weight(tape, b, h, t, s), fancy), stdout);
         std::printf("\n");  // nothing above the diagonal: the row ends at t
     }
 }
@@ -34,15 +34,15 @@ static void print_triangle(const Tape& tape, const std::string& text, int b, int
 // --row: every weight of one row, with a bar, and what the row adds up to.
 static void print_row(const Tape& tape, const std::string& text, int b, int h, int t) {
     const int biggest = biggest_read(tape, b, h, t), space = space_before_word(text, t);
-    std::printf("Row %d, %s, reads:\n", t, quoted(text[t]).c_str());
+    std::printf("Row %d, '%c', reads:\n", t, shown(text[t]));
     float total = 0.0f;
     for (int s = 0; s <= t; s++) {
         const float w = weight(tape, b, h, t, s);
         total += w;
-        std::string bar(size_t(std::lround(w * 50)), '#');
+        const std::string bar(size_t(std::lround(w * 50)), '#');
         std::string note = s == biggest ? "   <- the largest" : "";
         if (s == space) note += note.empty() ? "   <- the space before its word" : ", the space before its word";
-        std::string line = format_number("  %2.0f ", s) + quoted(text[s]) + format_number("  %5.1f%%  ", 100.0 * w) + bar + note;
+        std::string line = formatted("  %2d '%c'  %5.1f%%  %s%s", s, shown(text[s]), 100.0 * w, bar.c_str(), note.c_str());
         while (line.back() == ' ') line.pop_back();
         std::printf("%s\n", line.c_str());
     }
@@ -146,8 +146,8 @@ static void why_positions_matter(const TinyModel& model, const std::vector<int>&
     for (int s = t - 1; s > 0; s--) std::swap(order[s], order[rng.below(s + 1)]);
     std::string shuffled(T, ' ');
     for (int s = 0; s < T; s++) shuffled[order[s]] = text[s];
-    std::printf("  Letter %d, %s, scores the %d letters before it in block 1. Shuffle those letters:\n", t,
-                quoted(text[t]).c_str(), t);
+    std::printf("  Letter %d, '%c', scores the %d letters before it in block 1. Shuffle those letters:\n", t,
+                shown(text[t]), t);
     std::printf("    \"%s\"\n    \"%s\"\n", text.c_str(), shuffled.c_str());
 
     TinyModel without = model;  // the same knobs, with the position table left out
@@ -158,7 +158,7 @@ static void why_positions_matter(const TinyModel& model, const std::vector<int>&
     std::printf("  Block 1 head 1's score for four of them, before and after the shuffle:\n");
     std::printf("    letter  seat        without the position table   with it\n");
     for (int s : {0, t / 3, 2 * t / 3, t - 1})
-        std::printf("    %2d %s  %2d -> %2d     %7.3f -> %7.3f          %7.3f -> %7.3f\n", s, quoted(text[s]).c_str(), s,
+        std::printf("    %2d '%c'  %2d -> %2d     %7.3f -> %7.3f          %7.3f -> %7.3f\n", s, shown(text[s]), s,
                     order[s], no_seats.before(0, s), no_seats.after(0, order[s]), seats.before(0, s),
                     seats.after(0, order[s]));
     std::printf("  Without the position table, %d of the %d scores (%d letters x %d heads) changed; the largest change is %g.\n",
@@ -230,9 +230,10 @@ int main(int argc, char** argv) {
     write_pictures(
         pictures, [&] { return triangle_svg(tape, text, block, head, row, false); },
         [&] {
-            const std::string intro = "The tiny model's " + head_name(block, head) + " reading \"" + text +
-                                      "\". Point at a row, or click the picture and use the up and down arrow keys, "
-                                      "to see what that letter reads. Nothing is above the diagonal: no letter reads ahead.";
+            const std::string intro = formatted("The tiny model's %s reading \"%s\". Point at a row, or click the "
+                                                "picture and use the up and down arrow keys, to see what that letter "
+                                                "reads. Nothing is above the diagonal: no letter reads ahead.",
+                                                head_name(block, head).c_str(), text.c_str());
             return html_page("No peeking", intro, triangle_svg(tape, text, block, head, row, true), 'y', TRIANGLE_TOP,
                              T, row);
         });

@@ -21,13 +21,13 @@ constexpr int TOP = 3;  // reads listed per head
 // Where each head looks from letter t
 
 static void print_top_reads(const Tape& tape, const std::string& text, int t) {
-    std::printf("Where each head looks from letter %d, %s (its %d largest weights):\n", t, quoted(text[t]).c_str(), TOP);
+    std::printf("Where each head looks from letter %d, '%c' (its %d largest weights):\n", t, shown(text[t]), TOP);
     for (int b = 0; b < BLOCKS; b++)
         for (int h = 0; h < HEADS; h++) {
-            std::string line = "  " + head_name(b, h) + "  ";
+            std::printf("  %s  ", head_name(b, h).c_str());
             for (int s : top_reads(tape, b, h, t, TOP))
-                line += format_number("  %2.0f ", s) + quoted(text[s]) + format_number(" %5.1f%%", 100.0 * weight(tape, b, h, t, s));
-            std::printf("%s\n", line.c_str());
+                std::printf("  %2d '%c' %5.1f%%", s, shown(text[s]), 100.0 * weight(tape, b, h, t, s));
+            std::printf("\n");
         }
 }
 
@@ -41,10 +41,10 @@ static void print_lanes(const Tape& tape, const std::string& text, int t, bool f
     for (int b = 0; b < BLOCKS; b++)
         for (int h = 0; h < HEADS; h++) {
             std::printf("  %s  ", head_name(b, h).c_str());
-            for (int s = 0; s <= t; s++) std::fputs(mark(weight(tape, b, h, t, s), fancy).c_str(), stdout);
+            for (int s = 0; s <= t; s++) std::fputs(mark(weight(tape, b, h, t, s), fancy), stdout);
             std::printf("\n");
         }
-    std::printf("                  %s^ letter %d reads; nothing after it\n", std::string(size_t(t), ' ').c_str(), t);
+    std::printf("                  %*s^ letter %d reads; nothing after it\n", t, "", t);
 }
 
 // ---------------------------------------------------------------------------
@@ -147,10 +147,10 @@ int main(int argc, char** argv) {
     write_pictures(
         pictures, [&] { return arcs_svg(tape, text, at, false); },
         [&] {
-            const std::string intro = "The tiny model's eight heads reading \"" + text +
-                                      "\". Point at a letter, or click the picture and use the left and right arrow "
-                                      "keys, to see where each head looks from it: each arc runs back to a letter it "
-                                      "reads, darker for more.";
+            const std::string intro = formatted("The tiny model's eight heads reading \"%s\". Point at a letter, or "
+                                                "click the picture and use the left and right arrow keys, to see where "
+                                                "each head looks from it: each arc runs back to a letter it reads, darker "
+                                                "for more.", text.c_str());
             return html_page("Several readers at once", intro, arcs_svg(tape, text, at, true), 'x', ARCS_LEFT, T, at);
         });
     return 0;

@@ -938,20 +938,16 @@ inline void backward(const TinyModel& model, const Tape& tape, const int* ids, c
 
 // The characters of text as ids; a character the model does not know ends the program.
 [[gnu::cold]] inline std::vector<int> encode(const TinyModel& model, const std::string& text) {
-    std::vector<int> ids;
+    std::vector<int> ids(text.size());
     for (size_t i = 0; i < text.size(); i++) {
-        size_t id = model.vocabulary.find(text[i]);
+        const size_t id = model.vocabulary.find(text[i]);
         if (id == std::string::npos) {
-            unsigned char c = static_cast<unsigned char>(text[i]);
-            char name[64];
-            if (c >= 32 && c < 127)
-                std::snprintf(name, sizeof name, "'%c'", c);
-            else
-                std::snprintf(name, sizeof name, "byte 0x%02X", c);
-            fail(std::string("character ") + name + " at position " + std::to_string(i) +
-                 " is not in the model's vocabulary");
+            const unsigned char c = static_cast<unsigned char>(text[i]);
+            fail(formatted(c >= 32 && c < 127 ? "character '%c' at position %zu is not in the model's vocabulary"
+                                              : "character byte 0x%02X at position %zu is not in the model's vocabulary",
+                           c, i));
         }
-        ids.push_back(int(id));
+        ids[i] = int(id);
     }
     return ids;
 }
@@ -997,43 +993,40 @@ inline uint32_t get_u32(const std::string& bytes, size_t at) {
 // Reads a checkpoint held in bytes into model. Returns "" when it is good,
 // otherwise what is wrong with it, as words to follow the file's name.
 [[gnu::cold]] inline std::string parse_model(const std::string& bytes, TinyModel& model) {
-    if (bytes.size() < 4 || bytes.compare(0, 4, "TINY") != 0)
+    const size_t size = bytes.size();
+    if (size < 4 || bytes.compare(0, 4, "TINY") != 0)
         return "is not a tiny model checkpoint (it does not start with the 4 bytes TINY)";
-    if (bytes.size() < CHECKPOINT_HEADER)
-        return "is truncated: " + std::to_string(bytes.size()) + " bytes, shorter than the " +
-               std::to_string(CHECKPOINT_HEADER) + "-byte header";
+    if (size < CHECKPOINT_HEADER)
+        return formatted("is truncated: %zu bytes, shorter than the %zu-byte header", size, CHECKPOINT_HEADER);
     const uint32_t version = get_u32(bytes, 4);
     if (version != CHECKPOINT_VERSION)
-        return "has checkpoint version " + std::to_string(version) + ", but this program reads version " +
-               std::to_string(CHECKPOINT_VERSION);
+        return formatted("has checkpoint version %u, but this program reads version %u", unsigned(version),
+                         unsigned(CHECKPOINT_VERSION));
     const uint32_t V = get_u32(bytes, 8);
     const char* names[] = {"width", "seats", "blocks", "heads", "hidden size"};
     const int want[] = {WIDTH, SEATS, BLOCKS, HEADS, HIDDEN};
     for (int i = 0; i < 5; i++) {
-        uint32_t got = get_u32(bytes, 12 + 4 * i);
+        const uint32_t got = get_u32(bytes, 12 + 4 * i);
         if (got != uint32_t(want[i]))
-            return "says its " + std::string(names[i]) + " is " + std::to_string(got) + ", but this program's model has " +
-                   std::to_string(want[i]);
+            return formatted("says its %s is %u, but this program's model has %d", names[i], unsigned(got), want[i]);
     }
     if (V < 2 || V > MAX_VOCABULARY)
-        return "has vocabulary size " + std::to_string(V) + " (it must be from 2 to " + std::to_string(MAX_VOCABULARY) + ")";
+        return formatted("has vocabulary size %u (it must be from 2 to %d)", unsigned(V), MAX_VOCABULARY);
     const size_t expected = CHECKPOINT_HEADER + V + 4 * knob_count(int(V));
-    if (bytes.size() < expected)
-        return "is truncated: " + std::to_string(bytes.size()) + " bytes, but its sizes need " + std::to_string(expected);
-    if (bytes.size() > expected)
-        return "has " + std::to_string(bytes.size()) + " bytes, but its sizes need " + std::to_string(expected) + " (" +
-               std::to_string(bytes.size() - expected) + " bytes too many)";
-    std::string vocabulary = bytes.substr(CHECKPOINT_HEADER, V);
+    if (size < expected) return formatted("is truncated: %zu bytes, but its sizes need %zu", size, expected);
+    if (size > expected)
+        return formatted("has %zu bytes, but its sizes need %zu (%zu bytes too many)", size, expected, size - expected);
+    const char* vocabulary = bytes.data() + CHECKPOINT_HEADER;
     for (uint32_t i = 1; i < V; i++)
         if (static_cast<unsigned char>(vocabulary[i - 1]) >= static_cast<unsigned char>(vocabulary[i]))
-            return "has a vocabulary that is not sorted and distinct at id " + std::to_string(i);
+            return formatted("has a vocabulary that is not sorted and distinct at id %u", unsigned(i));
     std::vector<float> values(knob_count(int(V)));
     for (size_t i = 0; i < values.size(); i++) {
         uint32_t bits = get_u32(bytes, CHECKPOINT_HEADER + V + 4 * i);
         std::memcpy(&values[i], &bits, 4);
-        if (!std::isfinite(values[i])) return "has knob " + std::to_string(i) + " that is not a finite number";
+        if (!std::isfinite(values[i])) return formatted("has knob %zu that is not a finite number", i);
     }
-    model.vocabulary = vocabulary;
+    model.vocabulary.assign(vocabulary, V);
     model.V = int(V);
     model.knobs = std::move(values);
     return "";
@@ -1042,7 +1035,7 @@ inline uint32_t get_u32(const std::string& bytes, size_t at) {
 [[gnu::cold]] inline TinyModel load_model(const std::string& path) {
     TinyModel model;
     std::string problem = parse_model(read_file(path), model);
-    if (!problem.empty()) fail("'" + path + "' " + problem);
+    if (!problem.empty()) fail(formatted("'%s' %s", path.c_str(), problem.c_str()));
     return model;
 }
 

@@ -42,18 +42,16 @@ struct PictureFiles {
 // A letter option (--row, --at) once the text's length T is known: 0..T-1, the last if not given.
 [[gnu::cold]] inline int letter_option(const char* option, bool given, long value, int T) {
     if (!given) return T - 1;
-    if (value >= T)
-        fail(std::string("--") + option + " must be from 0 to " + std::to_string(T - 1) + " (the text has " +
-             std::to_string(T) + " letters), got " + std::to_string(value));
+    if (value >= T) fail(formatted("--%s must be from 0 to %d (the text has %d letters), got %ld", option, T - 1, T, value));
     return int(value);
 }
 
 // 1 <= n <= SEATS letters, each in the model's vocabulary (encode names any that is not).
 [[gnu::cold]] inline std::vector<int> letters_of(const TinyModel& model, const std::string& text) {
-    if (text.empty()) fail("--text is empty; give a sentence of 1 to " + std::to_string(SEATS) + " characters");
+    if (text.empty()) fail(formatted("--text is empty; give a sentence of 1 to %d characters", SEATS));
     if (text.size() > size_t(SEATS))
-        fail("--text has " + std::to_string(text.size()) + " characters, more than the model's " +
-             std::to_string(SEATS) + " seats: the limit is " + std::to_string(SEATS) + " characters");
+        fail(formatted("--text has %zu characters, more than the model's %d seats: the limit is %d characters",
+                       text.size(), SEATS, SEATS));
     return encode(model, text);
 }
 
@@ -81,17 +79,15 @@ inline void write_pictures(const PictureFiles& files, Svg svg, Page page) {
 // A letter as the pictures and tables show it: a space as '_', so it can be seen.
 inline char shown(char c) { return c == ' ' ? '_' : c; }
 
-[[gnu::cold]] inline std::string quoted(char c) { return std::string("'") + shown(c) + "'"; }
-
 // "block 1 head 2" (b and h counted from 0 inside the programs).
 [[gnu::cold]] inline std::string head_name(int b, int h) {
-    return "block " + std::to_string(b + 1) + " head " + std::to_string(h + 1);
+    return formatted("block %d head %d", b + 1, h + 1);
 }
 
 // "the second head of the first block", as the chapter says it.
 [[gnu::cold]] inline std::string head_in_words(int b, int h) {
     const char* const ordinal[] = {"first", "second", "third", "fourth"};
-    return std::string("the ") + ordinal[h] + " head of the " + ordinal[b] + " block";
+    return formatted("the %s head of the %s block", ordinal[h], ordinal[b]);
 }
 
 // ===========================================================================
@@ -118,24 +114,27 @@ inline int biggest_read(const Tape& tape, int b, int h, int t) {
     return best;
 }
 
-// The letters t reads, most first: the top `count` of them.
+// The letters t reads, most first (the earlier first when two are equal): the top `count` of them.
 inline std::vector<int> top_reads(const Tape& tape, int b, int h, int t, int count) {
-    std::vector<int> order;
-    for (int s = 0; s <= t; s++) order.push_back(s);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](int x, int y) { return weight(tape, b, h, t, x) > weight(tape, b, h, t, y); });
-    order.resize(std::min(size_t(count), order.size()));
-    return order;
+    const int n = std::min(count, t + 1);
+    std::vector<int> top(n);
+    for (int s = 0; s <= t; s++) {  // s moves up past each kept letter it outweighs; the last kept may drop off
+        int at = std::min(s, n);
+        for (; at > 0 && weight(tape, b, h, t, s) > weight(tape, b, h, t, top[at - 1]); at--)
+            if (at < n) top[at] = top[at - 1];
+        if (at < n) top[at] = s;
+    }
+    return top;
 }
 
 // A mark for a weight in the terminal: bigger for more, as the chapter's squares are.
-[[gnu::cold]] inline std::string mark(float w, bool fancy) {
+[[gnu::cold]] inline const char* mark(float w, bool fancy) {
     const float upper[] = {0.05f, 0.10f, 0.20f, 0.30f, 0.40f, 0.50f, 0.70f};
-    const char* plain = ".:-=+*#@";
+    const char* const plain[] = {".", ":", "-", "=", "+", "*", "#", "@"};
     const char* const block[] = {"\u00b7", "\u00b7", "\u2591", "\u2591", "\u2592", "\u2592", "\u2593", "\u2588"};
     int level = 0;
     while (level < 7 && w >= upper[level]) level++;
-    return fancy ? block[level] : std::string(1, plain[level]);
+    return fancy ? block[level] : plain[level];
 }
 const char* const MARKS_LEGEND =
     "  marks:  . under 5%   : 5-10%   - 10-20%   = 20-30%   + 30-40%   * 40-50%   # 50-70%   @ 70% and more\n";
@@ -215,7 +214,7 @@ constexpr double ARCS_LEFT = 110, ARCS_TOP = 50, LANE = 62;  // room for the hea
 const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the letter doing the reading
 
 [[gnu::cold]] inline std::string group(const std::string& id, bool visible, const std::string& inside) {
-    return "<g id=\"" + id + "\"" + (visible ? "" : " display=\"none\"") + ">\n" + inside + "</g>\n";
+    return formatted("<g id=\"%s\"%s>\n%s</g>\n", id.c_str(), visible ? "" : " display=\"none\"", inside.c_str());
 }
 
 // A darker blue for more weight.
@@ -229,7 +228,7 @@ const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the lett
     const double left = TRIANGLE_LEFT, top = TRIANGLE_TOP;
     const double W = left + T * CELL + 20, H = top + T * CELL + 20;
     std::string svg = svg_open(int(W), int(H));
-    svg += svg_text(left, 24, head_name(b, h) + " reading \"" + text + "\"", "start", 0, 14);
+    svg += svg_text(left, 24, formatted("%s reading \"%s\"", head_name(b, h).c_str(), text.c_str()), "start", 0, 14);
     svg += svg_text(left, 42, "row: the letter reading; column: the letter read; area: the weight", "start", 0, 11);
     for (int t = 0; t < T; t++) {
         const double y = top + t * CELL;
@@ -254,7 +253,7 @@ const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the lett
                               formatted("'%c' at %d: %.0f%%", shown(text[top5[i]]), top5[i],
                                         100.0 * weight(tape, b, h, t, top5[i])),
                               "end", 0, 12);
-        svg += group("reads" + std::to_string(t), t == row, reads);
+        svg += group(formatted("reads%d", t), t == row, reads);
     }
     return svg + "</svg>\n";
 }
@@ -293,7 +292,7 @@ const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the lett
     const double left = ARCS_LEFT, top = ARCS_TOP, lane = LANE;
     const double W = left + tape.T * CELL + 270, H = top + BLOCKS * HEADS * lane + 10;
     std::string svg = svg_open(int(W), int(H));
-    svg += svg_text(left, 22, "Where each head looks from a letter of \"" + text + "\"", "start", 0, 14);
+    svg += svg_text(left, 22, formatted("Where each head looks from a letter of \"%s\"", text.c_str()), "start", 0, 14);
     svg += svg_text(left, 38, "each arc runs back to a letter it reads; darker reads more", "start", 0, 11);
     for (int b = 0; b < BLOCKS; b++)
         for (int h = 0; h < HEADS; h++) {
@@ -303,7 +302,7 @@ const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the lett
                 svg += svg_text(left + (s + 0.5) * CELL, base + 12, std::string(1, shown(text[s])), "middle", 0, 11);
         }
     for (int t = 0; t < tape.T; t++)
-        if (every_letter || t == at) svg += group("reads" + std::to_string(t), t == at, arcs_for(tape, text, t, left, top, lane));
+        if (every_letter || t == at) svg += group(formatted("reads%d", t), t == at, arcs_for(tape, text, t, left, top, lane));
     return svg + "</svg>\n";
 }
 
@@ -340,20 +339,21 @@ demo.addEventListener('keydown', e => {
 
 // One page: a title, a paragraph, the body (a picture), and its script.
 [[gnu::cold]] inline std::string html_document(const std::string& title, const std::string& intro, const std::string& body,
-                                 const std::string& script) {
-    return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + svg_escape(title) +
-           "</title>\n<style>body { font-family: sans-serif; margin: 2em; } #demo:focus { outline: 2px solid "
-           "#92c5de; } #demo svg { display: block; max-width: 100%; height: auto; }</style>\n</head>\n<body>\n<h1>" + svg_escape(title) + "</h1>\n<p>" + svg_escape(intro) +
-           "</p>\n" + body + script + "</body>\n</html>\n";
+                                               const std::string& script) {
+    const std::string heading = svg_escape(title);
+    return formatted("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n<style>body { "
+                     "font-family: sans-serif; margin: 2em; } #demo:focus { outline: 2px solid #92c5de; } #demo svg { "
+                     "display: block; max-width: 100%%; height: auto; }</style>\n</head>\n<body>\n<h1>%s</h1>\n<p>%s</p>\n%s%s"
+                     "</body>\n</html>\n",
+                     heading.c_str(), heading.c_str(), svg_escape(intro).c_str(), body.c_str(), script.c_str());
 }
 
 // axis 'y': the items are rows, `first` pixels from the top; 'x': letters, from the left.
 [[gnu::cold]] inline std::string html_page(const std::string& title, const std::string& intro, const std::string& svg, char axis,
-                             double first, int count, int shown_first) {
+                                           double first, int count, int shown_first) {
     return html_document(title, intro,
                          formatted("<div id=\"demo\" tabindex=\"0\" data-axis=\"%c\" data-first=\"%g\" data-cell=\"%g\" "
-                                   "data-count=\"%d\" data-shown=\"%d\">\n",
-                                   axis, first, CELL, count, shown_first) +
-                             svg + "</div>\n",
+                                   "data-count=\"%d\" data-shown=\"%d\">\n%s</div>\n",
+                                   axis, first, CELL, count, shown_first, svg.c_str()),
                          PAGE_SCRIPT);
 }

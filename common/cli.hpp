@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cerrno>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -20,6 +21,20 @@
 inline std::string& program_name() {
     static std::string name = "program";
     return name;
+}
+
+// Like printf, into a string: one call where a chain of + and to_string would
+// cost the compiler a lot more code.
+[[gnu::cold, gnu::format(printf, 1, 2)]] inline std::string formatted(const char* format, ...) {
+    std::va_list args, again;
+    va_start(args, format);
+    va_copy(again, args);
+    const int length = std::vsnprintf(nullptr, 0, format, args);
+    va_end(args);
+    std::string text(length > 0 ? size_t(length) : 0, '\0');
+    std::vsnprintf(&text[0], text.size() + 1, format, again);
+    va_end(again);
+    return text;
 }
 
 // A fuzzer or a test that calls a loader directly builds with
@@ -65,13 +80,14 @@ inline bool stderr_is_terminal() { return isatty(2); }
 // then call done(), which rejects anything left over.
 class Options {
   public:
-    [[gnu::cold]] Options(int argc, char** argv, const char* usage) {
-        std::string name = argv[0];
-        name = name.substr(name.find_last_of(PATH_SEPARATORS) + 1);
-        if (name.size() > 4 && name.compare(name.size() - 4, 4, ".exe") == 0) name.resize(name.size() - 4);
-        program_name() = name;  // as the usage spells it, without a folder or Windows' .exe
-        for (int i = 1; i < argc; i++) args_.push_back(argv[i]);
-        used_.assign(args_.size(), false);
+    [[gnu::cold]] Options(int argc, char** argv, const char* usage) : args_(argv + 1), count_(argc - 1) {
+        const char* name = argv[0];  // as the usage spells it, without a folder or Windows' .exe
+        for (const char* c = argv[0]; *c; c++)
+            if (std::strchr(PATH_SEPARATORS, *c)) name = c + 1;
+        size_t length = std::strlen(name);
+        if (length > 4 && std::strcmp(name + length - 4, ".exe") == 0) length -= 4;
+        program_name().assign(name, length);
+        used_.assign(size_t(count_), false);
         if (flag("help") || flag("h", "-h")) {
             std::fputs(usage, stdout);
             std::exit(0);
@@ -79,31 +95,33 @@ class Options {
     }
 
     [[gnu::cold]] bool flag(const char* name, const char* spelled = nullptr) {
-        std::string want = spelled ? spelled : std::string("--") + name;
-        for (size_t i = 0; i < args_.size(); i++)
-            if (args_[i] == want) {
+        for (int i = 0; i < count_; i++) {
+            const char* rest = spelled ? (std::strcmp(args_[i], spelled) == 0 ? "" : nullptr) : after(i, name);
+            if (rest && *rest == '\0') {
                 used_[i] = true;
                 return true;
             }
+        }
         return false;
     }
 
     [[gnu::cold]] bool given(const char* name) {
-        std::string dashed = std::string("--") + name;
-        for (const std::string& a : args_)
-            if (a == dashed || a.rfind(dashed + "=", 0) == 0) return true;
+        for (int i = 0; i < count_; i++) {
+            const char* rest = after(i, name);
+            if (rest && (*rest == '\0' || *rest == '=')) return true;
+        }
         return false;
     }
 
     [[gnu::cold]] std::string text(const char* name, const std::string& fallback) {
-        std::string dashed = std::string("--") + name;
-        for (size_t i = 0; i < args_.size(); i++) {
-            if (args_[i].rfind(dashed + "=", 0) == 0) {
+        for (int i = 0; i < count_; i++) {
+            const char* rest = after(i, name);
+            if (rest && *rest == '=') {
                 used_[i] = true;
-                return args_[i].substr(dashed.size() + 1);
+                return rest + 1;
             }
-            if (args_[i] == dashed) {
-                if (i + 1 >= args_.size()) fail(dashed + " needs a value; see --help");
+            if (rest && *rest == '\0') {
+                if (i + 1 >= count_) fail(formatted("--%s needs a value; see --help", name));
                 used_[i] = used_[i + 1] = true;
                 return args_[i + 1];
             }
@@ -117,11 +135,9 @@ class Options {
         char* end = nullptr;
         errno = 0;
         long v = std::strtol(s.c_str(), &end, 10);
-        if (s.empty() || *end != '\0')
-            fail("--" + std::string(name) + " expects a whole number, got '" + s + "'");
+        if (s.empty() || *end != '\0') fail(formatted("--%s expects a whole number, got '%s'", name, s.c_str()));
         if (errno == ERANGE || v < lowest || v > highest)
-            fail("--" + std::string(name) + " must be from " + std::to_string(lowest) + " to " +
-                 std::to_string(highest) + ", got " + s);
+            fail(formatted("--%s must be from %ld to %ld, got %s", name, lowest, highest, s.c_str()));
         return v;
     }
 
@@ -131,26 +147,26 @@ class Options {
         char* end = nullptr;
         double v = std::strtod(s.c_str(), &end);
         if (s.empty() || *end != '\0' || !(v == v) || v - v != 0)
-            fail("--" + std::string(name) + " expects a number, got '" + s + "'");
-        if (v < lowest || v > highest)
-            fail("--" + std::string(name) + " must be from " + trim(lowest) + " to " + trim(highest) +
-                 ", got " + s);
+            fail(formatted("--%s expects a number, got '%s'", name, s.c_str()));
+        if (v < lowest || v > highest) fail(formatted("--%s must be from %g to %g, got %s", name, lowest, highest, s.c_str()));
         return v;
     }
 
     // Anything not asked for is an unknown option (or a stray word).
     [[gnu::cold]] void done() {
-        for (size_t i = 0; i < args_.size(); i++)
-            if (!used_[i]) fail("unknown option '" + args_[i] + "'; see --help");
+        for (int i = 0; i < count_; i++)
+            if (!used_[i]) fail(formatted("unknown option '%s'; see --help", args_[i]));
     }
 
   private:
-    [[gnu::cold]] static std::string trim(double v) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%g", v);
-        return buf;
+    // What follows "--name" in argument i ("", "=VALUE" or more), or nullptr if it does not start so.
+    [[gnu::cold]] const char* after(int i, const char* name) const {
+        const char* arg = args_[i];
+        const size_t length = std::strlen(name);
+        return arg[0] == '-' && arg[1] == '-' && std::strncmp(arg + 2, name, length) == 0 ? arg + 2 + length : nullptr;
     }
-    std::vector<std::string> args_;
+    char** args_;  // the command line's words after the program's name
+    int count_;
     std::vector<char> used_;  // not vector<bool>: that costs every program a large template to compile
 };
 
@@ -158,16 +174,16 @@ class Options {
 // Files
 
 [[gnu::cold]] inline std::string read_file(const std::string& path) {
-    if (is_folder(path)) fail("cannot read '" + path + "': it is a folder, not a file");
+    if (is_folder(path)) fail(formatted("cannot read '%s': it is a folder, not a file", path.c_str()));
     std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) fail("cannot read '" + path + "': " + std::strerror(errno));
+    if (!f) fail(formatted("cannot read '%s': %s", path.c_str(), std::strerror(errno)));
     std::string bytes;
     char buf[1 << 16];
     size_t n;
     while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) bytes.append(buf, n);
     bool bad = std::ferror(f);
     std::fclose(f);
-    if (bad) fail("error while reading '" + path + "'");
+    if (bad) fail(formatted("error while reading '%s'", path.c_str()));
     return bytes;
 }
 
@@ -195,23 +211,19 @@ inline std::string name_of(const std::string& file) { return file.substr(file.fi
 // file or the new one, never half.
 [[gnu::cold]] inline void write_file_atomic(const std::string& path, const std::string& bytes) {
     remove_leftover_temporaries(path);
-    std::string temporary = path + ".tmp" + std::to_string(process_id());
+    const std::string temporary = formatted("%s.tmp%ld", path.c_str(), process_id());
     std::FILE* f = std::fopen(temporary.c_str(), "wb");
-    if (!f) fail("cannot write '" + path + "': " + std::strerror(errno));
+    if (!f) fail(formatted("cannot write '%s': %s", path.c_str(), std::strerror(errno)));
     bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
     ok = flush_to_disk(f) && ok;
     ok = (std::fclose(f) == 0) && ok;
-    if (!ok) {
-        std::string why = std::strerror(errno);
-        std::remove(temporary.c_str());
-        fail("cannot write '" + path + "': " + why);
-    }
+    std::string why = ok ? "" : std::strerror(errno);
     // The interrupted-training test sets SLOW_WRITE_MS to kill a program mid-write.
-    if (const char* ms = std::getenv("SLOW_WRITE_MS")) pause_ms(std::atoi(ms));
-    std::string why = replace_file(temporary, path);
+    if (const char* ms = std::getenv("SLOW_WRITE_MS"); ok && ms) pause_ms(std::atoi(ms));
+    if (ok) why = replace_file(temporary, path);
     if (!why.empty()) {
         std::remove(temporary.c_str());
-        fail("cannot write '" + path + "': " + why);
+        fail(formatted("cannot write '%s': %s", path.c_str(), why.c_str()));
     }
 }
 
@@ -219,11 +231,11 @@ inline std::string name_of(const std::string& file) { return file.substr(file.fi
 // work, so a wrong name is reported at once and nothing is half done.
 [[gnu::cold]] inline void require_folder(const std::string& option, const std::string& folder) {
     if (!is_folder(folder))
-        fail(option + ": the folder '" + folder + "' does not exist; create it first");
+        fail(formatted("%s: the folder '%s' does not exist; create it first", option.c_str(), folder.c_str()));
 }
 
 // For an option naming a file to write (--out FILE): the folder it goes in must exist.
 [[gnu::cold]] inline void require_folder_of(const std::string& option, const std::string& file) {
-    if (name_of(file).empty()) fail(option + " needs a file name, got '" + file + "'");
+    if (name_of(file).empty()) fail(formatted("%s needs a file name, got '%s'", option.c_str(), file.c_str()));
     require_folder(option, folder_of(file));
 }

@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdarg>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -52,20 +51,6 @@ struct Heatmap {
     char buf[64];
     std::snprintf(buf, sizeof buf, format, v);
     return buf;
-}
-
-// Like printf, into a string: one call where a chain of + and to_string would
-// cost the compiler a lot more code.
-[[gnu::cold, gnu::format(printf, 1, 2)]] inline std::string formatted(const char* format, ...) {
-    std::va_list args, again;
-    va_start(args, format);
-    va_copy(again, args);
-    const int length = std::vsnprintf(nullptr, 0, format, args);
-    va_end(args);
-    std::string text(length > 0 ? size_t(length) : 0, '\0');
-    std::vsnprintf(&text[0], text.size() + 1, format, again);
-    va_end(again);
-    return text;
 }
 
 // About `target` round tick values (1, 2 or 5 times a power of ten) covering [lo, hi].
