@@ -25,7 +25,13 @@ inline std::string& program_name() {
 
 // Like printf, into a string: one call where a chain of + and to_string would
 // cost the compiler a lot more code.
-[[gnu::cold, gnu::format(printf, 1, 2)]] inline std::string formatted(const char* format, ...) {
+// (MinGW-w64's C library is the ANSI one here, so its formats are GNU's: %zu.)
+#if defined(__MINGW32__)
+[[gnu::cold, gnu::format(gnu_printf, 1, 2)]]
+#else
+[[gnu::cold, gnu::format(printf, 1, 2)]]
+#endif
+inline std::string formatted(const char* format, ...) {
     std::va_list args, again;
     va_start(args, format);
     va_copy(again, args);
