@@ -6,6 +6,10 @@
 //
 // [[gnu::cold]] marks what runs once (printing, parsing, options, pictures): the
 // compiler builds it for size rather than speed, and a lesson compiles much faster.
+// [[gnu::noinline]] marks the operations that make a new Matrix: each is compiled
+// once per program instead of once per call (a vector's allocation and clean-up
+// is a lot of code to copy into every caller), and a call costs nothing beside
+// the allocation.
 #pragma once
 
 #include <algorithm>
@@ -25,11 +29,19 @@ struct Matrix {
     std::vector<float> data;  // row-major: element (i, j) is data[i * cols + j]
 
     Matrix() = default;
-    Matrix(int r, int c, float fill = 0.0f) : rows(r), cols(c), data(size_t(r) * c, fill) {}
+    [[gnu::noinline]] Matrix(int r, int c, float fill = 0.0f) : rows(r), cols(c), data(size_t(r) * c, fill) {}
     // Values written out row by row, as a listing writes its data.
     Matrix(int r, int c, std::initializer_list<float> values) : rows(r), cols(c), data(values) {
         if (data.size() != size_t(r) * c) throw std::invalid_argument("Matrix: wrong number of values");
     }
+
+    // Copies and the destructor are built once too, rather than inline wherever a
+    // Matrix is copied or goes out of scope; moves stay inline (a few pointers).
+    [[gnu::noinline]] Matrix(const Matrix&) = default;
+    [[gnu::noinline]] Matrix& operator=(const Matrix&) = default;
+    Matrix(Matrix&&) = default;
+    Matrix& operator=(Matrix&&) = default;
+    [[gnu::noinline]] ~Matrix() = default;
 
     float& operator()(int i, int j) { return data[size_t(i) * cols + j]; }
     float operator()(int i, int j) const { return data[size_t(i) * cols + j]; }
@@ -41,7 +53,7 @@ struct Matrix {
 // Arithmetic
 
 // C = A B. Each entry starts at 0 and adds A(i,k) * B(k,j) for k = 0, 1, ...
-inline Matrix matmul(const Matrix& A, const Matrix& B) {
+[[gnu::noinline]] inline Matrix matmul(const Matrix& A, const Matrix& B) {
     if (A.cols != B.rows) throw std::invalid_argument("matmul: inner sizes differ");
     Matrix C(A.rows, B.cols);  // (A.rows x B.cols)
     for (int i = 0; i < A.rows; i++)
@@ -53,21 +65,21 @@ inline Matrix matmul(const Matrix& A, const Matrix& B) {
     return C;
 }
 
-inline Matrix transpose(const Matrix& A) {
+[[gnu::noinline]] inline Matrix transpose(const Matrix& A) {
     Matrix T(A.cols, A.rows);  // (A.cols x A.rows)
     for (int i = 0; i < A.rows; i++)
         for (int j = 0; j < A.cols; j++) T(j, i) = A(i, j);
     return T;
 }
 
-inline Matrix add(const Matrix& A, const Matrix& B) {
+[[gnu::noinline]] inline Matrix add(const Matrix& A, const Matrix& B) {
     if (A.rows != B.rows || A.cols != B.cols) throw std::invalid_argument("add: shapes differ");
     Matrix C = A;
     for (size_t i = 0; i < C.data.size(); i++) C.data[i] += B.data[i];
     return C;
 }
 
-inline Matrix scale(const Matrix& A, float s) {
+[[gnu::noinline]] inline Matrix scale(const Matrix& A, float s) {
     Matrix C = A;
     for (float& x : C.data) x *= s;
     return C;
@@ -97,14 +109,14 @@ inline void softmax(float* x, int n) {
 }
 
 // Each row on its own: row i is query i's weights over the keys.
-inline Matrix softmax_rows(const Matrix& S) {
+[[gnu::noinline]] inline Matrix softmax_rows(const Matrix& S) {
     Matrix A = S;
     for (int i = 0; i < A.rows; i++) softmax(A.row(i), A.cols);
     return A;
 }
 
 // M(i, j) = 0 where key j <= query i, -infinity where j is later.
-inline Matrix causal_mask(int T) {
+[[gnu::noinline]] inline Matrix causal_mask(int T) {
     Matrix M(T, T);  // (T x T)
     for (int i = 0; i < T; i++)
         for (int j = i + 1; j < T; j++) M(i, j) = -std::numeric_limits<float>::infinity();
@@ -256,7 +268,7 @@ struct Rng {
 };
 
 // A (rows x cols) matrix of normal samples times `std_dev`.
-inline Matrix random_normal(int rows, int cols, Rng& rng, float std_dev = 1.0f) {
+[[gnu::noinline]] inline Matrix random_normal(int rows, int cols, Rng& rng, float std_dev = 1.0f) {
     Matrix A(rows, cols);
     for (float& x : A.data) x = rng.normal() * std_dev;
     return A;
