@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -101,16 +102,56 @@ const char* const FANCY_MARKS[] = {"\u25cf", "\u25c6", "\u25b2", "\u25a0", "\u26
 const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
 
 // ---------------------------------------------------------------------------
-// SVG building blocks
+// SVG building blocks. Each element comes two ways: svg_text(...) returns it as
+// a string, add_text(svg, ...) appends it to a document being built. The
+// charts below use the add_ forms: one call per element, rather than a string
+// made, appended and freed, which is much less code to compile.
 
-[[gnu::cold]] inline std::string svg_escape(const std::string& s) {
-    std::string out;
+// printf onto the end of `out`.
+[[gnu::cold, gnu::format(printf, 2, 3)]] inline void append_formatted(std::string& out, const char* format, ...) {
+    std::va_list args, again;
+    va_start(args, format);
+    va_copy(again, args);
+    const int length = std::vsnprintf(nullptr, 0, format, args);
+    va_end(args);
+    if (length > 0) {
+        const size_t end = out.size();
+        out.resize(end + size_t(length));
+        std::vsnprintf(&out[end], size_t(length) + 1, format, again);
+    }
+    va_end(again);
+}
+
+[[gnu::cold]] inline void add_escaped(std::string& out, const std::string& s) {
     for (char c : s) {
         if (c == '&') out += "&amp;";
         else if (c == '<') out += "&lt;";
         else if (c == '>') out += "&gt;";
         else out += c;
     }
+}
+// anchor: "start", "middle" or "end"; rotate: degrees about (x, y).
+[[gnu::cold]] inline void add_text(std::string& out, double x, double y, const std::string& s, const char* anchor = "middle",
+                                   int rotate = 0, int size = 12) {
+    append_formatted(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\"", x, y, anchor, size);
+    if (rotate) append_formatted(out, " transform=\"rotate(%d %.1f %.1f)\"", rotate, x, y);
+    out += ">";
+    add_escaped(out, s);
+    out += "</text>\n";
+}
+[[gnu::cold]] inline void add_rect(std::string& out, double x, double y, double w, double h, const char* fill) {
+    append_formatted(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", x, y, w, h, fill);
+}
+[[gnu::cold]] inline void add_line(std::string& out, double x1, double y1, double x2, double y2, const char* stroke = "black") {
+    append_formatted(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x1, y1, x2, y2, stroke);
+}
+[[gnu::cold]] inline void add_path(std::string& out, const std::string& d, const char* stroke, double width = 2) {
+    append_formatted(out, "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%g\"/>\n", d.c_str(), stroke, width);
+}
+
+[[gnu::cold]] inline std::string svg_escape(const std::string& s) {
+    std::string out;
+    add_escaped(out, s);
     return out;
 }
 [[gnu::cold]] inline std::string svg_open(int width, int height) {
@@ -119,32 +160,41 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
                      "fill=\"white\"/>\n",
                      width, height, width, height);
 }
-// anchor: "start", "middle" or "end"; rotate: degrees about (x, y).
 [[gnu::cold]] inline std::string svg_text(double x, double y, const std::string& s, const char* anchor = "middle", int rotate = 0,
                             int size = 12) {
-    std::string r = rotate ? formatted(" transform=\"rotate(%d %.1f %.1f)\"", rotate, x, y) : "";
-    return formatted("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\"%s>", x, y, anchor, size, r.c_str()) +
-           svg_escape(s) + "</text>\n";
+    std::string out;
+    add_text(out, x, y, s, anchor, rotate, size);
+    return out;
 }
 [[gnu::cold]] inline std::string svg_rect(double x, double y, double w, double h, const std::string& fill) {
-    return formatted("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", x, y, w, h, fill.c_str());
+    std::string out;
+    add_rect(out, x, y, w, h, fill.c_str());
+    return out;
 }
 [[gnu::cold]] inline std::string svg_line(double x1, double y1, double x2, double y2, const std::string& stroke = "black") {
-    return formatted("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x1, y1, x2, y2, stroke.c_str());
+    std::string out;
+    add_line(out, x1, y1, x2, y2, stroke.c_str());
+    return out;
 }
 [[gnu::cold]] inline std::string svg_path(const std::string& d, const std::string& stroke, double width = 2) {
-    return formatted("<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%g\"/>\n", d.c_str(), stroke.c_str(), width);
+    std::string out;
+    add_path(out, d, stroke.c_str(), width);
+    return out;
+}
+// "#rrggbb", into a buffer of at least 8 characters.
+[[gnu::cold]] inline const char* colour_text(Rgb c, char* buf) {
+    std::snprintf(buf, 8, "#%02x%02x%02x", unsigned(c.r), unsigned(c.g), unsigned(c.b));
+    return buf;
 }
 [[gnu::cold]] inline std::string svg_colour(Rgb c) {
     char buf[8];
-    std::snprintf(buf, sizeof buf, "#%02x%02x%02x", unsigned(c.r), unsigned(c.g), unsigned(c.b));
-    return buf;
+    return colour_text(c, buf);
 }
 
 // Writes DIR/name whole (write_file_atomic), after checking that DIR is a folder.
-[[gnu::cold]] inline void write_svg(const std::string& dir, const std::string& name, const std::string& svg) {
+[[gnu::cold]] inline void write_svg(const std::string& dir, const char* name, const std::string& svg) {
     require_folder("--svg", dir);
-    write_file_atomic(dir + "/" + name, svg);
+    write_file_atomic(formatted("%s/%s", dir.c_str(), name), svg);
 }
 
 // ---------------------------------------------------------------------------
@@ -154,7 +204,8 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
     const double W = 680, H = 400, left = 70, right = 160, top = 40, bottom = 55;
     const double pw = W - left - right, ph = H - top - bottom;
     std::vector<float> all;
-    for (const Series& s : c.series) all.insert(all.end(), s.y.begin(), s.y.end());
+    for (const Series& s : c.series)
+        for (float y : s.y) all.push_back(y);
     float ylo, yhi, xlo, xhi;
     value_range(all, ylo, yhi, c.y_min, c.y_max);
     value_range(c.x, xlo, xhi);
@@ -162,35 +213,45 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
     double y0 = std::fmin(ylo, yt.front()), y1 = std::fmax(yhi, yt.back());
     auto px = [&](double x) { return left + (x - xlo) / (xhi - xlo) * pw; };
     auto py = [&](double y) { return top + (y1 - y) / (y1 - y0) * ph; };
-    std::string svg = svg_open(int(W), int(H)) + svg_text(W / 2, 22, c.title, "middle", 0, 15);
-    for (double t : yt)
-        svg += svg_line(left - 5, py(t), left + pw, py(t), "#dddddd") + svg_text(left - 8, py(t) + 4, format_number("%g", t), "end");
-    for (double t : xt)
-        svg += svg_line(px(t), top + ph, px(t), top + ph + 5) + svg_text(px(t), top + ph + 19, format_number("%g", t));
-    svg += svg_line(left, top, left, top + ph) + svg_line(left, top + ph, left + pw, top + ph);
-    svg += svg_text(left + pw / 2, H - 12, c.x_label) + svg_text(18, top + ph / 2, c.y_label, "middle", -90);
+    std::string svg = svg_open(int(W), int(H));
+    add_text(svg, W / 2, 22, c.title, "middle", 0, 15);
+    for (double t : yt) {
+        add_line(svg, left - 5, py(t), left + pw, py(t), "#dddddd");
+        add_text(svg, left - 8, py(t) + 4, format_number("%g", t), "end");
+    }
+    for (double t : xt) {
+        add_line(svg, px(t), top + ph, px(t), top + ph + 5);
+        add_text(svg, px(t), top + ph + 19, format_number("%g", t));
+    }
+    add_line(svg, left, top, left, top + ph);
+    add_line(svg, left, top + ph, left + pw, top + ph);
+    add_text(svg, left + pw / 2, H - 12, c.x_label);
+    add_text(svg, 18, top + ph / 2, c.y_label, "middle", -90);
     for (size_t s = 0; s < c.series.size(); s++) {
         std::string d;
         for (size_t i = 0; i < c.x.size() && i < c.series[s].y.size(); i++)
-            d += formatted("%s%.1f,%.1f", i ? " L" : "M", px(c.x[i]), py(c.series[s].y[i]));
-        const std::string colour = c.series[s].colour.empty() ? SERIES_COLOURS[s % 6] : c.series[s].colour;
+            append_formatted(d, "%s%.1f,%.1f", i ? " L" : "M", px(c.x[i]), py(c.series[s].y[i]));
+        const char* colour = c.series[s].colour.empty() ? SERIES_COLOURS[s % 6] : c.series[s].colour.c_str();
         double ly = top + 10 + 20 * s;
-        svg += svg_path(d, colour) + svg_line(left + pw + 15, ly, left + pw + 40, ly, colour);
-        svg += svg_text(left + pw + 46, ly + 4, c.series[s].name, "start");
+        add_path(svg, d, colour);
+        add_line(svg, left + pw + 15, ly, left + pw + 40, ly, colour);
+        add_text(svg, left + pw + 46, ly + 4, c.series[s].name, "start");
     }
-    return svg + "</svg>\n";
+    svg += "</svg>\n";
+    return svg;
 }
 
 // A width x height grid of marks, y labels on the left, x labels below, a legend.
 [[gnu::cold]] inline std::string text_line_chart(const LineChart& c, bool fancy, int width = 60, int height = 12) {
     std::vector<float> all;
-    for (const Series& s : c.series) all.insert(all.end(), s.y.begin(), s.y.end());
+    for (const Series& s : c.series)
+        for (float y : s.y) all.push_back(y);
     float ylo, yhi, xlo, xhi;
     value_range(all, ylo, yhi, c.y_min, c.y_max);
     value_range(c.x, xlo, xhi);
     const int OVERLAP = 99;  // two or more series in one cell
     bool overlap = false;
-    std::vector<std::vector<int>> grid(height, std::vector<int>(width, -1));  // series index, OVERLAP or -1
+    std::vector<int> grid(size_t(height) * width, -1);  // (height x width): series index, OVERLAP or -1
     for (size_t s = 0; s < c.series.size(); s++)
         for (int col = 0; col < width; col++) {
             // The sample nearest this column's x value.
@@ -199,37 +260,42 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
             for (size_t i = 0; i < c.x.size(); i++)
                 if (std::fabs(c.x[i] - x) < std::fabs(c.x[best] - x)) best = i;
             double y = std::fmin(yhi, std::fmax(ylo, double(c.series[s].y[best])));
-            int& cell = grid[int(std::lround((yhi - y) / (yhi - ylo) * (height - 1)))][col];
+            int& cell = grid[size_t(std::lround((yhi - y) / (yhi - ylo) * (height - 1))) * width + col];
             overlap = overlap || (cell >= 0 && cell != int(s));
             cell = cell >= 0 && cell != int(s) ? OVERLAP : int(s);
         }
     std::string lo_label = format_number("%.3g", ylo), hi_label = format_number("%.3g", yhi);
     size_t pad = std::max(lo_label.size(), hi_label.size());
-    std::string out = "  " + c.title + "\n";
+    std::string out = "  ";
+    out += c.title;
+    out += "\n";
     for (int r = 0; r < height; r++) {
-        std::string label = r == 0 ? hi_label : r == height - 1 ? lo_label : "";
-        out += formatted("  %*s%s", int(pad), label.c_str(), fancy ? " \u2502" : " |");
+        const char* label = r == 0 ? hi_label.c_str() : r == height - 1 ? lo_label.c_str() : "";
+        append_formatted(out, "  %*s%s", int(pad), label, fancy ? " \u2502" : " |");
         for (int col = 0; col < width; col++) {
-            int s = grid[r][col];
+            int s = grid[size_t(r) * width + col];
             if (s < 0) out += ' ';
             else if (s == OVERLAP) out += fancy ? "\u2726" : "#";
-            else if (fancy) out += formatted("\x1b[%dm%s\x1b[0m", ANSI_COLOURS[s % 6], FANCY_MARKS[s % 6]);
+            else if (fancy) append_formatted(out, "\x1b[%dm%s\x1b[0m", ANSI_COLOURS[s % 6], FANCY_MARKS[s % 6]);
             else out += PLAIN_MARKS[s % 6];
         }
         while (out.back() == ' ') out.pop_back();  // no trailing spaces
         out += "\n";
     }
-    out += formatted("  %*s%s", int(pad + 1), "", fancy ? "\u2514" : "+");
+    append_formatted(out, "  %*s%s", int(pad + 1), "", fancy ? "\u2514" : "+");
     for (int col = 0; col < width; col++) out += fancy ? "\u2500" : "-";
     std::string xl = format_number("%g", xlo), xh = format_number("%g", xhi);
-    out += formatted("\n  %*s%s%*s%s  %s\n  %*s", int(pad + 2), "", xl.c_str(),
+    append_formatted(out, "\n  %*s%s%*s%s  %s\n  %*s", int(pad + 2), "", xl.c_str(),
                      std::max(1, width - int(xl.size() + xh.size())), "", xh.c_str(), c.x_label.c_str(), int(pad + 2), "");
     for (size_t s = 0; s < c.series.size(); s++)
-        out += fancy ? formatted("%s\x1b[%dm%s\x1b[0m %s", s ? "   " : "", ANSI_COLOURS[s % 6], FANCY_MARKS[s % 6],
-                                 c.series[s].name.c_str())
-                     : formatted("%s%c %s", s ? "   " : "", PLAIN_MARKS[s % 6], c.series[s].name.c_str());
+        if (fancy)
+            append_formatted(out, "%s\x1b[%dm%s\x1b[0m %s", s ? "   " : "", ANSI_COLOURS[s % 6], FANCY_MARKS[s % 6],
+                             c.series[s].name.c_str());
+        else
+            append_formatted(out, "%s%c %s", s ? "   " : "", PLAIN_MARKS[s % 6], c.series[s].name.c_str());
     if (overlap) out += fancy ? "   \u2726 overlap" : "   # overlap";
-    return out + "\n";
+    out += "\n";
+    return out;
 }
 
 // ---------------------------------------------------------------------------
@@ -242,26 +308,30 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
     bool diverging = lo < 0 && hi > 0;
     const double left = 110, top = 50, pw = cell_width * A.cols, ph = cell_height * A.rows;
     const double W = std::max(left + pw + 110, 8.0 * h.title.size() + 40), H = top + ph + 90;  // room for the title
-    std::string svg = svg_open(int(W), int(H)) + svg_text(W / 2, 24, h.title, "middle", 0, 15);
-    svg += svg_text(left + pw / 2, H - 10, h.x_label) + svg_text(16, top + ph / 2, h.y_label, "middle", -90);
+    std::string svg = svg_open(int(W), int(H));
+    add_text(svg, W / 2, 24, h.title, "middle", 0, 15);
+    add_text(svg, left + pw / 2, H - 10, h.x_label);
+    add_text(svg, 16, top + ph / 2, h.y_label, "middle", -90);
+    char colour[8];
     for (int i = 0; i < A.rows; i++)
         for (int j = 0; j < A.cols; j++)
-            svg += svg_rect(left + j * cell_width, top + i * cell_height, cell_width + 0.3, cell_height + 0.3,
-                            svg_colour(heat_colour(heat_position(A(i, j), lo, hi, diverging), diverging)));
+            add_rect(svg, left + j * cell_width, top + i * cell_height, cell_width + 0.3, cell_height + 0.3,
+                     colour_text(heat_colour(heat_position(A(i, j), lo, hi, diverging), diverging), colour));
     for (int i = 0; i < A.rows && i < int(h.row_labels.size()); i++)
-        svg += svg_text(left - 6, top + (i + 0.5) * cell_height + 4, h.row_labels[i], "end");
+        add_text(svg, left - 6, top + (i + 0.5) * cell_height + 4, h.row_labels[i], "end");
     for (int j = 0; j < A.cols && j < int(h.col_labels.size()); j++)
         if (!h.col_labels[j].empty())
-            svg += svg_text(left + (j + 0.5) * cell_width, top + ph + 10, h.col_labels[j], "end", -60);
+            add_text(svg, left + (j + 0.5) * cell_width, top + ph + 10, h.col_labels[j], "end", -60);
     // The colour scale: 20 steps from the bottom of the range to the top.
     const double sx = left + pw + 30, steps = 20, sh = ph / steps;
     for (int k = 0; k < steps; k++) {
         float v = hi - (hi - lo) * (k + 0.5f) / float(steps);
-        svg += svg_rect(sx, top + k * sh, 16, sh + 0.5, svg_colour(heat_colour(heat_position(v, lo, hi, diverging), diverging)));
+        add_rect(svg, sx, top + k * sh, 16, sh + 0.5, colour_text(heat_colour(heat_position(v, lo, hi, diverging), diverging), colour));
     }
-    svg += svg_text(sx + 20, top + 10, format_number("%.3g", hi), "start") +
-           svg_text(sx + 20, top + ph, format_number("%.3g", lo), "start");
-    return svg + "</svg>\n";
+    add_text(svg, sx + 20, top + 10, format_number("%.3g", hi), "start");
+    add_text(svg, sx + 20, top + ph, format_number("%.3g", lo), "start");
+    svg += "</svg>\n";
+    return svg;
 }
 
 // Two characters per cell: a shade from the ramp (plain) or a coloured block (fancy).
@@ -273,18 +343,20 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
     bool diverging = lo < 0 && hi > 0;
     size_t pad = 0;
     for (const std::string& l : h.row_labels) pad = std::max(pad, l.size());
-    std::string out = "  " + h.title + "\n";
+    std::string out = "  ";
+    out += h.title;
+    out += "\n";
     for (int i = 0; i < A.rows; i++) {
-        std::string label = i < int(h.row_labels.size()) ? h.row_labels[i] : "";
-        out += formatted("  %*s |", int(pad), label.c_str());
+        const char* label = i < int(h.row_labels.size()) ? h.row_labels[i].c_str() : "";
+        append_formatted(out, "  %*s |", int(pad), label);
         for (int j = 0; j < A.cols; j++) {
             if (fancy) {
                 Rgb c = heat_colour(heat_position(A(i, j), lo, hi, diverging), diverging);
-                out += formatted("\x1b[48;2;%d;%d;%dm  \x1b[0m", c.r, c.g, c.b);
+                append_formatted(out, "\x1b[48;2;%d;%d;%dm  \x1b[0m", c.r, c.g, c.b);
             } else {
                 float t = std::fmin(1.0f, std::fmax(0.0f, (A(i, j) - lo) / (hi - lo)));
                 int level = int(std::fmin(9.0f, std::floor(t * 10.0f)));
-                out += std::string(2, ramp[level]);
+                out.append(2, ramp[level]);
             }
         }
         out += "|\n";
@@ -299,8 +371,8 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
         free_from = at + h.col_labels[j].size() + 1;
     }
     while (!labels.empty() && labels.back() == ' ') labels.pop_back();
-    if (!labels.empty()) out += labels + "\n";
-    out += formatted("  %*sscale: %.3g%s%.3g%s\n", int(pad + 2), "", lo,
+    if (!labels.empty()) out += labels, out += "\n";
+    append_formatted(out, "  %*sscale: %.3g%s%.3g%s\n", int(pad + 2), "", lo,
                      fancy ? " (blue) to " : " ' ' (lightest) to '@' (darkest) ", hi,
                      fancy && diverging ? " (red), white at 0" : "");
     return out;
