@@ -7,7 +7,6 @@
 // second run of Lab 5: the same start at a tenth of the learning rate.
 #include <chrono>
 #include <cmath>
-#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <string>
@@ -15,22 +14,14 @@
 
 #include "colour_recall.hpp"
 #include "plot.hpp"
-#include "start_search.hpp"
 
-// 0.2 -> "0.2", for the help text.
-std::string number_text(double x) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", x);
-    return text;
-}
-
-const std::string USAGE =
+// The help text; %llu is DEFAULT_SEED and %g INIT_SCALE.
+const char* const USAGE =
     "usage: 15_2_Lab5_Training [options]\n"
     "Trains Lab 4's colour-recall model with Adam (book sections 15.2.3 and 15.6) and prints\n"
     "the book's table, the pictures Lab 5 draws, and Lab 5's second run at lr 0.003.\n"
-    "  --seed N      starting values from seed N (default " + std::to_string(DEFAULT_SEED) +
-    ", the start nearest the book's run)\n"
-    "  --scale X     standard deviation of the starting values (default " + number_text(INIT_SCALE) + ")\n"
+    "  --seed N      starting values from seed N (default %llu, the start nearest the book's run)\n"
+    "  --scale X     standard deviation of the starting values (default %g)\n"
     "  --lr X        learning rate of one run only, instead of the two runs of Lab 5\n"
     "  --updates N   number of updates of that run (default 200)\n"
     "  --seeds N     train seeds 1..N and count how many reach 3 of 3 and how many stall\n"
@@ -39,28 +30,28 @@ const std::string USAGE =
     "  --save FILE   write the trained parameters to FILE\n"
     "  --load FILE   read parameters from FILE (as --save writes them) instead of training\n"
     "  --time N      time N repetitions of the training loop alone (nothing measured) and\n"
-    "                print updates per second; make bench uses this\n"    "  --search N    search seeds 1..N at each of --scales for the start whose run is nearest\n"
-    "                the book's table and 15.3 figures, and print the nearest (chapter15/README.md,\n"
-    "                \"Choosing the start\"); with --scales LIST (default " + std::string(DEFAULT_SCALES) + "),\n"
-    "                --threads N (default: every core), --margin X (default " +
-    number_text(DEFAULT_MARGIN) + "), --best N (10)\n"
-    "The parameter file format is described in chapter15/README.md.\n";
+    "                print updates per second; make bench uses this\n"
+    "The parameter file format is described in chapter15/README.md. The start nearest the\n"
+    "book's run was found by chapter15/start_search.cpp (README.md, \"Choosing the start\").\n";
 
 // The updates the book's table shows; the second run adds 500 and 1000.
-const std::vector<int> TABLE_UPDATES = {0, 10, 30, 50, 200, 500, 1000};
+const int TABLE_UPDATES[] = {0, 10, 30, 50, 200, 500, 1000};
 
 // ---------------------------------------------------------------------------
 // The table
 
-void print_table_header() {
+static void print_table_header() {
     std::printf("          weight on       largest                     training  validation  validation\n");
     std::printf("  update  position 5  other weight  p_red  predicted      loss        loss     correct\n");
 }
 
-void print_row(const std::string& update, const Measurement& m) {
-    std::printf("  %6s  %10.3f  %12.3f  %5.3f  %-9s  %8.3f  %10.3f      %d of 3\n", update.c_str(),
-                m.weight_on_colour, m.largest_other, m.p_colour[0], vocabulary()[m.predicted].c_str(),
-                m.training_loss, m.validation_loss, m.validation_correct);
+// One row after `update` updates; `label`, if given, in place of the number.
+static void print_row(int update, const Measurement& m, const char* label = nullptr) {
+    char number[16];
+    std::snprintf(number, sizeof number, "%d", update);
+    std::printf("  %6s  %10.3f  %12.3f  %5.3f  %-9s  %8.3f  %10.3f      %d of 3\n", label ? label : number,
+                m.weight_on_colour, m.largest_other, m.p_colour[0], WORDS[m.predicted], m.training_loss,
+                m.validation_loss, m.validation_correct);
 }
 
 // One training run, measured before the first update and after every update.
@@ -69,8 +60,8 @@ struct Run {
     std::vector<Measurement> history;  // history[u]: after u updates
 };
 
-Run train_and_measure(const Params& start, float lr, int updates) {
-    const std::vector<Example> train = training_examples(), valid = validation_examples();
+static Run train_and_measure(const Params& start, float lr, int updates, const std::vector<Example>& train,
+                      const std::vector<Example>& valid) {
     Run run{start, {}};
     Adam adam(lr);
     run.history.push_back(measure(run.trained, train, valid));
@@ -81,16 +72,16 @@ Run train_and_measure(const Params& start, float lr, int updates) {
     return run;
 }
 
-void print_table(const Run& run) {
+static void print_table(const Run& run) {
     print_table_header();
     const int updates = int(run.history.size()) - 1;
     for (int u : TABLE_UPDATES)
-        if (u < updates) print_row(std::to_string(u), run.history[u]);
-    print_row(std::to_string(updates), run.history[updates]);
+        if (u < updates) print_row(u, run.history[u]);
+    print_row(updates, run.history[updates]);
 }
 
 // The first update after which position 5 has 1.000 of the weight to three decimals.
-int first_full_weight(const Run& run) {
+static int first_full_weight(const Run& run) {
     for (size_t u = 0; u < run.history.size(); u++)
         if (run.history[u].weight_on_colour >= 0.9995f) return int(u);
     return -1;
@@ -98,15 +89,15 @@ int first_full_weight(const Run& run) {
 
 // Two numbers to 9 significant digits that depend on every parameter: a saved
 // and reloaded model must give them exactly.
-void print_exact(const Params& p, const Measurement& m) {
-    Forward f = forward(p, training_examples()[0].tokens);
+static void print_exact(const Params& p, const Measurement& m, const Example& red) {
+    Forward f = forward(p, red.tokens);
     std::printf("To 9 digits: training loss %.9g, red prefix's score (logit) for red %.9g\n\n",
                 double(m.training_loss), double(f.logits(0, token_id("red"))));
 }
 
 // What the trained model does with the black prefix and the validation prefixes.
-void print_trained_rows(const Params& trained, const Params* start) {
-    const Example black = training_examples()[6];  // The team colour is black . So the players wear
+static void print_trained_rows(const Params& trained, const Params* start, const Example& black,
+                        const std::vector<Example>& valid) {
     Forward f = forward(trained, black.tokens);
     std::printf("The black prefix, \"%s\":\n  attention row at wear:", black.text.c_str());
     for (int j = 0; j < f.weights.cols; j++) std::printf(" %.3f", f.weights(0, j));
@@ -114,12 +105,11 @@ void print_trained_rows(const Params& trained, const Params* start) {
                 f.probs(0, black.target));
     std::printf("Validation prefixes (wear at position 21), predicted %s:\n",
                 start ? "before training -> after" : "by these parameters");
-    for (const Example& e : validation_examples()) {
+    for (const Example& e : valid) {
         std::printf("  %-8s", COLOURS[e.target == token_id("red") ? 0 : e.target == token_id("blue") ? 1 : 2]);
-        if (start) std::printf(" %s ->", vocabulary()[argmax(forward(*start, e.tokens).probs)].c_str());
+        if (start) std::printf(" %s ->", WORDS[argmax(forward(*start, e.tokens).probs)]);
         Forward v = forward(trained, e.tokens);
-        std::printf(" %s  (weight on position 5: %.3f)\n", vocabulary()[argmax(v.probs)].c_str(),
-                    v.weights(0, COLOUR_POS));
+        std::printf(" %s  (weight on position 5: %.3f)\n", WORDS[argmax(v.probs)], v.weights(0, COLOUR_POS));
     }
     std::printf("\n");
 }
@@ -127,91 +117,92 @@ void print_trained_rows(const Params& trained, const Params* start) {
 // ---------------------------------------------------------------------------
 // The pictures Lab 5 draws
 
-void show(const std::string& picture) { std::printf("%s\n", picture.c_str()); }
+static void show(const std::string& picture) { std::printf("%s\n", picture.c_str()); }
 
-void draw_training(const Run& run, const std::string& svg_dir) {
+// A line chart over the updates 0 to `updates`, with `series` empty series to fill.
+static LineChart chart_over_updates(const char* title, const char* y_label, int updates, int series) {
+    LineChart chart{title, "update", y_label, std::vector<float>(size_t(updates) + 1), std::vector<Series>(size_t(series))};
+    for (int u = 0; u <= updates; u++) chart.x[u] = float(u);
+    return chart;
+}
+
+// The wear row of the red prefix over the updates: one row per position, one
+// column every `every` updates. In the terminal every fifth column and the last
+// are labelled; in an SVG the column holding a round number of updates.
+static Heatmap wear_over_updates(const Run& run, const Example& red, int every, bool svg) {
+    const int updates = int(run.history.size()) - 1, T = int(red.tokens.size());
+    // A round number of updates, at least 1 (a short run's ticks are fractions).
+    const int label_step = svg ? std::max(1, int(nice_ticks(0, updates)[1])) : every * 5;
+    Heatmap h{"Attention row at wear (position 10) over the updates, red prefix", Matrix(T, updates / every + 1), {}, {}};
+    h.lo = 0.0f, h.hi = 1.0f;
+    if (svg) h.x_label = "update", h.y_label = "key position";
+    for (int j = 0; j < T; j++) {
+        h.row_labels.push_back(formatted("%d %s", j + 1, WORDS[red.tokens[j]]));
+        for (int u = 0; u <= updates; u += every) h.values(j, u / every) = run.history[u].wear_row[j];
+    }
+    for (int u = 0; u <= updates; u += every) {
+        const bool labelled = u % label_step < every || (!svg && u == updates);
+        h.col_labels.push_back(labelled ? formatted("%d", u == updates && !svg ? u : u - u % label_step) : "");
+    }
+    return h;
+}
+
+static void draw_training(const Run& run, const Example& red, const std::string& svg_dir) {
     const bool fancy = fancy_output();
     const int updates = int(run.history.size()) - 1;
-    std::vector<float> xs;
-    Series train{"training loss", {}}, valid{"validation loss", {}};
-    Series colour[3] = {{"p(red)", {}, "#d62728"}, {"p(blue)", {}, "#1f77b4"}, {"p(black)", {}, "#222222"}};
-    for (int u = 0; u <= updates; u++) {
-        xs.push_back(float(u));
-        train.y.push_back(run.history[u].training_loss);
-        valid.y.push_back(run.history[u].validation_loss);
-        for (int c = 0; c < 3; c++) colour[c].y.push_back(run.history[u].p_colour[c]);
+    LineChart loss = chart_over_updates("Loss on the training and validation prefixes", "mean loss", updates, 2);
+    LineChart probs = chart_over_updates("Colour probabilities at wear, red prefix", "probability", updates, 3);
+    loss.series[0].name = "training loss", loss.series[1].name = "validation loss";
+    const char* const colour_of[3] = {"#d62728", "#1f77b4", "#222222"};  // red, blue, black
+    for (int c = 0; c < 3; c++) probs.series[c].name = formatted("p(%s)", COLOURS[c]), probs.series[c].colour = colour_of[c];
+    for (const Measurement& m : run.history) {
+        loss.series[0].y.push_back(m.training_loss);
+        loss.series[1].y.push_back(m.validation_loss);
+        for (int c = 0; c < 3; c++) probs.series[c].y.push_back(m.p_colour[c]);
     }
-    LineChart loss{"Loss on the training and validation prefixes", "update", "mean loss", xs, {train, valid}};
-    LineChart probs{"Colour probabilities at wear, red prefix", "update", "probability", xs,
-                    {colour[0], colour[1], colour[2]}};
     loss.y_min = 0.0f;
     probs.y_min = 0.0f, probs.y_max = 1.0f;
-
-    // The wear row: one row per position of the red prefix, one column per update.
-    const Example red = training_examples()[0];
-    const int T = int(red.tokens.size());
-    const int every = updates >= 100 ? updates / 20 : 1;       // about 21 columns in the terminal
-    const int svg_every = updates >= 400 ? updates / 400 : 1;  // at most about 400 in the SVG
-    // A round number of updates, at least 1 (a short run's ticks are fractions).
-    const int label_step = std::max(1, int(nice_ticks(0, updates)[1]));
-    Heatmap wear_text{"Attention row at wear (position 10) over the updates, red prefix", Matrix(T, updates / every + 1), {}, {}};
-    Heatmap wear_svg{wear_text.title, Matrix(T, updates / svg_every + 1), {}, {}};
-    wear_text.lo = wear_svg.lo = 0.0f, wear_text.hi = wear_svg.hi = 1.0f;
-    wear_svg.x_label = "update", wear_svg.y_label = "key position";
-    for (int j = 0; j < T; j++) {
-        std::string label = std::to_string(j + 1) + " " + vocabulary()[red.tokens[j]];
-        wear_text.row_labels.push_back(label);
-        wear_svg.row_labels.push_back(label);
-        for (int u = 0; u <= updates; u++) {
-            if (u % svg_every == 0) wear_svg.values(j, u / svg_every) = run.history[u].wear_row[j];
-            if (u % every == 0) wear_text.values(j, u / every) = run.history[u].wear_row[j];
-        }
-    }
-    for (int u = 0; u <= updates; u++) {
-        bool labelled = u % (every * 5) == 0 || u == updates;
-        if (u % every == 0) wear_text.col_labels.push_back(labelled ? std::to_string(u) : "");
-        if (u % svg_every == 0)  // the column holding a multiple of label_step shows that multiple
-            wear_svg.col_labels.push_back(u % label_step < svg_every ? std::to_string(u - u % label_step) : "");
-    }
+    const int every = updates >= 100 ? updates / 20 : 1;  // about 21 columns in the terminal
 
     show(text_line_chart(loss, fancy));
-    show(text_heatmap(wear_text, fancy));
+    show(text_heatmap(wear_over_updates(run, red, every, false), fancy));
     std::printf("  (one column every %d updates)\n\n", every);
     show(text_line_chart(probs, fancy));
     if (!svg_dir.empty()) {
+        const int svg_every = updates >= 400 ? updates / 400 : 1;  // at most about 400 columns
+        const Heatmap wear = wear_over_updates(run, red, svg_every, true);
         write_svg(svg_dir, "loss.svg", svg_line_chart(loss));
-        write_svg(svg_dir, "wear_row.svg", svg_heatmap(wear_svg, 600.0 / wear_svg.values.cols, 24));
+        write_svg(svg_dir, "wear_row.svg", svg_heatmap(wear, 600.0 / wear.values.cols, 24));
         write_svg(svg_dir, "colour_probabilities.svg", svg_line_chart(probs));
     }
 }
 
+// One trained matrix as a heatmap, with its range, and with --svg its SVG file.
+static void draw_matrix(const char* title, const Matrix& values, const std::vector<std::string>& row_labels,
+                 const std::vector<std::string>& col_labels, const char* x_label, const char* y_label,
+                 const char* file, const std::string& svg_dir) {
+    Heatmap map{title, values, row_labels, col_labels};
+    map.x_label = x_label, map.y_label = y_label;
+    float lo, hi;
+    value_range(map.values.data, lo, hi);
+    show(text_heatmap(map, fancy_output()));
+    std::printf("  entries between %.2f and %.2f\n\n", lo, hi);
+    if (!svg_dir.empty()) write_svg(svg_dir, file, svg_heatmap(map));
+}
+
 // The trained matrices as heatmaps (15.2.3): readable only through what they do.
-void draw_matrices(const Params& p, const std::string& svg_dir) {
-    std::vector<std::string> tokens = vocabulary(), numbers;
-    for (int i = 1; i <= D; i++) numbers.push_back(std::to_string(i));
-    std::vector<std::string> four(numbers.begin(), numbers.begin() + D_K);
-    Heatmap maps[5] = {
-        {"embeddings (17 x 8): one row per token", p.embeddings, tokens, numbers},
-        {"W_Q (8 x 4)", p.W_Q, numbers, four},
-        {"W_K (8 x 4)", p.W_K, numbers, four},
-        {"W_V (8 x 8)", p.W_V, numbers, numbers},
-        {"W_out (8 x 17), transposed: one row per output token", transpose(p.W_out), tokens, numbers},
-    };
-    const char* columns[5] = {"embedding component", "query component", "key component", "value component",
-                              "context component"};
-    for (int k = 0; k < 5; k++) {
-        maps[k].x_label = columns[k];
-        maps[k].y_label = k == 0 ? "token" : k == 4 ? "output token" : "embedding component";
-    }
-    const char* files[5] = {"embeddings.svg", "W_Q.svg", "W_K.svg", "W_V.svg", "W_out.svg"};
+static void draw_matrices(const Params& p, const std::string& svg_dir) {
+    std::vector<std::string> numbers;  // "1" to "8": the components
+    for (int i = 1; i <= D; i++) numbers.push_back(formatted("%d", i));
+    const std::vector<std::string> four(numbers.begin(), numbers.begin() + D_K);
     std::printf("The matrices as heatmaps:\n\n");
-    for (int k = 0; k < 5; k++) {
-        float lo, hi;
-        value_range(maps[k].values.data, lo, hi);
-        show(text_heatmap(maps[k], fancy_output()));
-        std::printf("  entries between %.2f and %.2f\n\n", lo, hi);
-        if (!svg_dir.empty()) write_svg(svg_dir, files[k], svg_heatmap(maps[k]));
-    }
+    draw_matrix("embeddings (17 x 8): one row per token", p.embeddings, vocabulary(), numbers, "embedding component",
+                "token", "embeddings.svg", svg_dir);
+    draw_matrix("W_Q (8 x 4)", p.W_Q, numbers, four, "query component", "embedding component", "W_Q.svg", svg_dir);
+    draw_matrix("W_K (8 x 4)", p.W_K, numbers, four, "key component", "embedding component", "W_K.svg", svg_dir);
+    draw_matrix("W_V (8 x 8)", p.W_V, numbers, numbers, "value component", "embedding component", "W_V.svg", svg_dir);
+    draw_matrix("W_out (8 x 17), transposed: one row per output token", transpose(p.W_out), vocabulary(), numbers,
+                "context component", "output token", "W_out.svg", svg_dir);
 }
 
 // ---------------------------------------------------------------------------
@@ -221,8 +212,8 @@ void draw_matrices(const Params& p, const std::string& svg_dir) {
 // each 1/3: its training loss ends within STALL_BAND of ln 3.
 constexpr float STALL_BAND = 0.05f;
 
-void seed_sweep(int seeds, float scale, float lr, int updates) {
-    const std::vector<Example> train = training_examples(), valid = validation_examples();
+static void seed_sweep(int seeds, float scale, float lr, int updates, const std::vector<Example>& train,
+                const std::vector<Example>& valid) {
     const float ln3 = log_f(3.0f);
     std::printf("Seed sweep: seeds 1 to %d, starting scale %.2g, Adam lr %g, %d updates.\n", seeds, double(scale),
                 double(lr), updates);
@@ -240,14 +231,17 @@ void seed_sweep(int seeds, float scale, float lr, int updates) {
         Adam adam(lr);
         for (int u = 0; u < updates; u++) train_step(p, adam, train);
         Measurement m = measure(p, train, valid);
-        // Which colours' training prefixes put most of their weight on position 5?
-        std::string elsewhere;
+        // Which colours' training prefixes do not all put most of their weight on position 5?
+        std::string elsewhere;  // "blue" or "red, blue"
+        int colours_elsewhere = 0;
         for (int c = 0; c < 3; c++) {
             bool all_on_colour = true;
             for (const Example& e : train)
                 if (e.target == token_id(COLOURS[c]))
                     all_on_colour = all_on_colour && forward(p, e.tokens).weights(0, COLOUR_POS) > 0.5f;
-            if (!all_on_colour) elsewhere += std::string(elsewhere.empty() ? "" : ", ") + COLOURS[c];
+            if (all_on_colour) continue;
+            if (colours_elsewhere++ > 0) elsewhere += ", ";
+            elsewhere += COLOURS[c];
         }
         int top = 0;
         for (int j = 0; j < int(m.wear_row.size()); j++)
@@ -256,12 +250,11 @@ void seed_sweep(int seeds, float scale, float lr, int updates) {
         if (std::fabs(m.training_loss - ln3) < STALL_BAND) verdict = "stalled near ln 3", stalled++;
         else if (std::fabs(m.training_loss - two_thirds_ln2) < STALL_BAND) verdict = "stalled near 2/3 ln 2", half_stalled++;
         else if (m.validation_correct < 3) verdict = "not 3 of 3";
-        else if (elsewhere.empty()) verdict = "3 of 3 via the colour", via_colour++;
-        else if (elsewhere.find(',') == std::string::npos) verdict = "3 of 3, " + elsewhere + " by elimination", by_elimination++;
-        else verdict = "3 of 3, " + elsewhere + " look elsewhere", other_solved++;
+        else if (colours_elsewhere == 0) verdict = "3 of 3 via the colour", via_colour++;
+        else if (colours_elsewhere == 1) verdict = formatted("3 of 3, %s by elimination", elsewhere.c_str()), by_elimination++;
+        else verdict = formatted("3 of 3, %s look elsewhere", elsewhere.c_str()), other_solved++;
         std::printf("  %4d  %13.3f  %d of 3      position %2d (%s) %.3f   %s\n", seed, m.training_loss,
-                    m.validation_correct, top + 1, vocabulary()[train[0].tokens[top]].c_str(), m.wear_row[top],
-                    verdict.c_str());
+                    m.validation_correct, top + 1, WORDS[train[0].tokens[top]], m.wear_row[top], verdict.c_str());
     }
     const int solved = via_colour + by_elimination + other_solved;
     std::printf("\nReach 3 of 3, not stalled:  %3d of %d\n", solved, seeds);
@@ -277,8 +270,8 @@ void seed_sweep(int seeds, float scale, float lr, int updates) {
 // Timing: the bare loop, as the book's PyTorch loop runs it (about 0.3 s for
 // 200 updates on the machine this project was built on).
 
-void time_training(int repetitions, uint64_t seed, float scale, float lr, int updates) {
-    const std::vector<Example> train = training_examples();
+static void time_training(int repetitions, uint64_t seed, float scale, float lr, int updates,
+                   const std::vector<Example>& train) {
     const Params start = random_start(seed, VOCAB, scale);
     const int batches = repetitions >= 5 ? 5 : 1, per_batch = repetitions / batches;
     double best = 1e30, best_cpu = 1e30, total = 0.0;
@@ -311,7 +304,7 @@ void time_training(int repetitions, uint64_t seed, float scale, float lr, int up
 // ---------------------------------------------------------------------------
 
 int main(int argc, char** argv) {
-    Options options(argc, argv, USAGE.c_str());
+    Options options(argc, argv, formatted(USAGE, (unsigned long long)DEFAULT_SEED, double(INIT_SCALE)).c_str());
     const uint64_t seed = uint64_t(options.integer("seed", long(DEFAULT_SEED), 0, 1000000000));
     const float scale = float(options.number("scale", INIT_SCALE, 0.001, 10));
     const bool one_run = options.given("lr") || options.given("updates");
@@ -319,40 +312,27 @@ int main(int argc, char** argv) {
     const int updates = int(options.integer("updates", 200, 1, 100000));
     const int seeds = int(options.integer("seeds", 0, 1, 100000));
     const int repetitions = int(options.integer("time", 0, 1, 1000000));
-    const long search = options.integer("search", 0, 1, 100000000);
-    const std::vector<float> scales = parse_scales(options.text("scales", DEFAULT_SCALES));
-    const unsigned cores = std::thread::hardware_concurrency();
-    const int threads = int(options.integer("threads", cores ? long(cores) : 1, 1, 256));
-    const int margin = printed(float(options.number("margin", DEFAULT_MARGIN, 0, 100)), 3);
-    const int best = int(options.integer("best", 10, 1, 100000));
     const std::string svg_dir = options.text("svg", ""), init_file = options.text("init", ""),
                       save_file = options.text("save", ""), load_file = options.text("load", "");
+    if (options.given("search"))
+        fail("the search for the start is a program of its own: start_search --seeds N (chapter15/README.md)");
     options.done();
     if (options.given("svg") && svg_dir.empty()) fail("--svg needs a folder; see --help");
     if (!svg_dir.empty()) require_folder("--svg", svg_dir);
     const bool writes = !init_file.empty() || !save_file.empty();
-    const bool search_options = options.given("scales") || options.given("threads") || options.given("margin") ||
-                                options.given("best");
-    if (search_options && search == 0) fail("--scales, --threads, --margin and --best go with --search; see --help");
-    if (search > 0 && (seeds > 0 || repetitions > 0 || writes || !load_file.empty() || !svg_dir.empty() ||
-                       one_run || options.given("seed") || options.given("scale")))
-        fail("--search trains its own starts at lr 0.03 for 200 updates; it takes only --scales, --threads, "
-             "--margin and --best");
     if ((seeds > 0 || repetitions > 0) && (writes || !load_file.empty() || !svg_dir.empty()))
         fail("--seeds and --time train many runs; they do not take --init, --save, --load or --svg");
     if (!load_file.empty() && (writes || one_run))
         fail("--load reads a trained model instead of training; it does not take --init, --save, --lr or --updates");
 
-    if (search > 0) {
-        run_search(search, scales, threads, margin, best);
-        return 0;
-    }
+    const std::vector<Example> train = training_examples(), valid = validation_examples();
+    const Example &red = train[0], &black = train[6];  // "The team colour is red . So the players wear", black
     if (repetitions > 0) {
-        time_training(repetitions, seed, scale, lr, updates);
+        time_training(repetitions, seed, scale, lr, updates, train);
         return 0;
     }
     if (seeds > 0) {
-        seed_sweep(seeds, scale, lr, updates);
+        seed_sweep(seeds, scale, lr, updates, train, valid);
         return 0;
     }
 
@@ -360,11 +340,11 @@ int main(int argc, char** argv) {
         Params loaded = load_params(load_file);
         std::printf("Parameters read from %s.\n\n", load_file.c_str());
         print_table_header();
-        const Measurement m = measure(loaded, training_examples(), validation_examples());
-        print_row("loaded", m);
+        const Measurement m = measure(loaded, train, valid);
+        print_row(0, m, "loaded");
         std::printf("\n");
-        print_exact(loaded, m);
-        print_trained_rows(loaded, nullptr);
+        print_exact(loaded, m, red);
+        print_trained_rows(loaded, nullptr, black, valid);
         draw_matrices(loaded, svg_dir);
         return 0;
     }
@@ -375,16 +355,16 @@ int main(int argc, char** argv) {
     std::printf("Lab 5: Adam at lr %g for %d updates from seed %llu (starting scale %.2g), full batch:\n"
                 "each update uses the mean loss over the 9 training prefixes. The first two columns\n"
                 "describe the attention row at wear (position 10) in \"%s\".\n\n",
-                double(lr), updates, (unsigned long long)seed, double(scale), training_examples()[0].text.c_str());
-    Run run = train_and_measure(start, lr, updates);
+                double(lr), updates, (unsigned long long)seed, double(scale), red.text.c_str());
+    Run run = train_and_measure(start, lr, updates, train, valid);
     print_table(run);
     std::printf("\n");
-    print_exact(run.trained, run.history.back());
+    print_exact(run.trained, run.history.back(), red);
     if (!save_file.empty()) save_params(save_file, run.trained);
-    print_trained_rows(run.trained, &start);
+    print_trained_rows(run.trained, &start, black, valid);
 
     std::printf("Lab 5's pictures:\n\n");
-    draw_training(run, svg_dir);
+    draw_training(run, red, svg_dir);
     draw_matrices(run.trained, svg_dir);
 
     if (!one_run) {
@@ -392,7 +372,7 @@ int main(int argc, char** argv) {
         const int slow_updates = 1000;
         std::printf("Lab 5's second run: the same start and data at lr %g for %d updates.\n\n", double(slow_lr),
                     slow_updates);
-        Run slow = train_and_measure(start, slow_lr, slow_updates);
+        Run slow = train_and_measure(start, slow_lr, slow_updates, train, valid);
         print_table(slow);
         if (first_full_weight(run) >= 0 && first_full_weight(slow) >= 0)
             std::printf("\nPosition 5 first has 1.000 of the weight after %d updates at lr %g, and after %d at lr %g.\n",

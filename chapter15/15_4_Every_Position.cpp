@@ -29,12 +29,13 @@ static SelfAttention self_attention(const Params& p, const std::vector<int>& tok
     return s;
 }
 
-static void print_weights(const Matrix& A, const std::vector<std::string>& labels) {
+// Rows and columns labelled with the sentence's words.
+static void print_weights(const Matrix& A, const std::vector<int>& tokens) {
     std::printf("  %-8s", "");
-    for (const std::string& l : labels) std::printf("%6.5s", l.c_str());
+    for (int t : tokens) std::printf("%6.5s", WORDS[t]);
     std::printf("\n");
     for (int i = 0; i < A.rows; i++) {
-        std::printf("  %-8s", labels[i].c_str());
+        std::printf("  %-8s", WORDS[tokens[i]]);
         for (int j = 0; j < A.cols; j++) std::printf("%6.3f", A(i, j));
         std::printf("\n");
     }
@@ -61,15 +62,13 @@ static void check_rows(const Matrix& A, bool masked) {
 }
 
 static void show_model(const Params& p, const Example& sentence, const char* title) {
-    std::vector<std::string> labels;
-    for (int t : sentence.tokens) labels.push_back(vocabulary()[t]);
     std::printf("%s\n\nWeights A without the mask (rows: queries, columns: keys):\n", title);
     SelfAttention open = self_attention(p, sentence.tokens, false);
-    print_weights(open.A, labels);
+    print_weights(open.A, sentence.tokens);
     check_rows(open.A, false);
     std::printf("\nWeights A with the causal mask:\n");
     SelfAttention masked = self_attention(p, sentence.tokens, true);
-    print_weights(masked.A, labels);
+    print_weights(masked.A, sentence.tokens);
     check_rows(masked.A, true);
 
     // Row 10 of the masked Z sees positions 1..10: the wear prefix of Lab 5.
@@ -94,7 +93,8 @@ int main(int argc, char** argv) {
 
     Example sentence = colour_prefix(0, false, false);  // the recorded sentence: the prefix and its next word
     sentence.text += " red";
-    sentence.tokens.push_back(token_id("red"));
+    const int red = token_id("red");
+    sentence.tokens.push_back(red);
     const int T = int(sentence.tokens.size());
     std::printf("Recorded sentence: %s (T = %d)\n\n", sentence.text.c_str(), T);
 
@@ -110,7 +110,7 @@ int main(int argc, char** argv) {
     for (const auto& r : rows) std::printf("  %-6s %-28s %-6s %d x %d\n", r.name, r.meaning, r.shape, r.m.rows, r.m.cols);
     std::printf("\n");
 
-    const std::string before = "Lab 4's model before training (seed " + std::to_string(DEFAULT_SEED) + "):";
+    const std::string before = formatted("Lab 4's model before training (seed %llu):", (unsigned long long)DEFAULT_SEED);
     show_model(start, sentence, before.c_str());
     show_model(trained_model(), sentence, "After 200 updates at lr 0.03:");
     return 0;

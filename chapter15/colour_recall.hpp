@@ -30,13 +30,13 @@ constexpr int D_V = 8;         // value components
 constexpr int COLOUR_POS = 4;  // the stated colour is at position 5 (index 4) in every text
 
 // The words and punctuation of the lab texts: 17 tokens. "The" and "the" differ.
+constexpr int VOCAB = 17;
+const char* const WORDS[VOCAB] = {"The", "team", "colour", "is", "red",  "blue", "black", ".",   "game",
+                                  "starting", "players", "are", "on", "court", "So", "the", "wear"};
 [[gnu::cold]] inline const std::vector<std::string>& vocabulary() {
-    static const std::vector<std::string> words = {"The", "team", "colour", "is", "red", "blue",
-                                                   "black", ".", "game", "starting", "players", "are",
-                                                   "on", "court", "So", "the", "wear"};
+    static const std::vector<std::string> words(WORDS, WORDS + VOCAB);
     return words;
 }
-constexpr int VOCAB = 17;
 const char* const COLOURS[3] = {"red", "blue", "black"};
 
 // Token ids for a text written with spaces between tokens ("red ." not "red.").
@@ -46,18 +46,17 @@ const char* const COLOURS[3] = {"red", "blue", "black"};
     while (start < text.size()) {
         size_t end = text.find(' ', start);
         if (end == std::string::npos) end = text.size();
-        std::string word = text.substr(start, end - start);
         int id = -1;
         for (size_t i = 0; i < words.size(); i++)
-            if (words[i] == word) id = int(i);
-        if (id < 0) fail("the word '" + word + "' is not in the vocabulary");
+            if (text.compare(start, end - start, words[i]) == 0) id = int(i);
+        if (id < 0) fail(formatted("the word '%.*s' is not in the vocabulary", int(end - start), text.c_str() + start));
         ids.push_back(id);
         start = end + 1;
     }
     return ids;
 }
 
-[[gnu::cold]] inline int token_id(const std::string& word) { return tokenize(word)[0]; }
+[[gnu::cold]] inline int token_id(const char* word) { return tokenize(word)[0]; }
 
 struct Example {
     std::string text;         // the prefix, tokens separated by spaces
@@ -69,10 +68,8 @@ const char* const GAME = "The game is starting . ";
 const char* const PLAYERS = "The players are on court . ";
 
 [[gnu::cold]] inline Example colour_prefix(int colour, bool game, bool players) {
-    std::string text = std::string("The team colour is ") + COLOURS[colour] + " . ";
-    if (game) text += GAME;
-    if (players) text += PLAYERS;
-    text += "So the players wear";
+    std::string text = formatted("The team colour is %s . %s%sSo the players wear", COLOURS[colour], game ? GAME : "",
+                                 players ? PLAYERS : "");
     return {text, tokenize(text), token_id(COLOURS[colour])};
 }
 
@@ -80,19 +77,16 @@ const char* const PLAYERS = "The players are on court . ";
 // players sentence inserted, so wear is at position 10, 15 or 16.
 // The first is the book's "The team colour is red . So the players wear".
 [[gnu::cold]] inline std::vector<Example> training_examples() {
-    std::vector<Example> examples;
-    for (int colour = 0; colour < 3; colour++) {
-        examples.push_back(colour_prefix(colour, false, false));
-        examples.push_back(colour_prefix(colour, true, false));
-        examples.push_back(colour_prefix(colour, false, true));
-    }
+    std::vector<Example> examples(9);
+    for (int i = 0; i < 9; i++)  // colour i / 3, with nothing, the game or the players sentence
+        examples[i] = colour_prefix(i / 3, i % 3 == 1, i % 3 == 2);
     return examples;
 }
 
 // Three validation prefixes with both sentences inserted: wear at position 21.
 [[gnu::cold]] inline std::vector<Example> validation_examples() {
-    std::vector<Example> examples;
-    for (int colour = 0; colour < 3; colour++) examples.push_back(colour_prefix(colour, true, true));
+    std::vector<Example> examples(3);
+    for (int colour = 0; colour < 3; colour++) examples[colour] = colour_prefix(colour, true, true);
     return examples;
 }
 
@@ -107,8 +101,14 @@ struct Params {
     Matrix W_out;       // (D_V x vocab) context vector -> a score per token
     Matrix bias;        // (1 x vocab)   output bias, zero at the start
 
-    explicit Params(int vocab = VOCAB)
+    [[gnu::noinline]] explicit Params(int vocab = VOCAB)
         : embeddings(vocab, D), W_Q(D, D_K), W_K(D, D_K), W_V(D, D_V), W_out(D_V, vocab), bias(1, vocab) {}
+    // Made, copied and destroyed by one copy of the code each (as Matrix, in matrix.hpp).
+    [[gnu::noinline]] Params(const Params&) = default;
+    [[gnu::noinline]] Params& operator=(const Params&) = default;
+    Params(Params&&) = default;
+    Params& operator=(Params&&) = default;
+    [[gnu::noinline]] ~Params() = default;
 
     // The blocks the optimiser updates, in the order PyTorch's parameters() gives them.
     std::vector<Matrix*> blocks() { return {&embeddings, &W_Q, &W_K, &W_V, &W_out, &bias}; }
@@ -121,18 +121,15 @@ const char* const BLOCK_NAMES[6] = {"embeddings", "W_Q", "W_K", "W_V", "W_out", 
 // A small scale keeps the scores and logits near 0, so the starting weights
 // are about 1/T and p(red) about 1/17, as in the book. This seed and scale
 // are the start whose run is nearest the book's table and 15.3 figures, found
-// by 15_2_Lab5_Training --search (chapter15/README.md, "Choosing the start").
+// by chapter15/start_search.cpp (chapter15/README.md, "Choosing the start").
 constexpr float INIT_SCALE = 0.24f;
 constexpr uint64_t DEFAULT_SEED = 825062;
 
-inline Params random_start(uint64_t seed, int vocab = VOCAB, float init_scale = INIT_SCALE) {
+[[gnu::noinline]] inline Params random_start(uint64_t seed, int vocab = VOCAB, float init_scale = INIT_SCALE) {
     Rng rng(seed);
     Params p(vocab);
-    p.embeddings = random_normal(vocab, D, rng, init_scale);
-    p.W_Q = random_normal(D, D_K, rng, init_scale);
-    p.W_K = random_normal(D, D_K, rng, init_scale);
-    p.W_V = random_normal(D, D_V, rng, init_scale);
-    p.W_out = random_normal(D_V, vocab, rng, init_scale);
+    for (Matrix* block : p.blocks())  // embeddings, W_Q, W_K, W_V, W_out: the draws in that order
+        if (block != &p.bias) *block = random_normal(block->rows, block->cols, rng, init_scale);
     return p;
 }
 
@@ -140,8 +137,9 @@ inline Params random_start(uint64_t seed, int vocab = VOCAB, float init_scale = 
 // common/matrix.hpp (each entry adds X(i,k) W(k,j) for k = 0, 1, ...), but
 // with the size known when compiling and a row of sums kept in a local array,
 // so the compiler can work on all COLS columns at once: training runs faster.
+// (Not inlined: like matmul, it is compiled once, not once per call.)
 template <int COLS>
-inline Matrix project(const Matrix& X, const Matrix& W) {
+[[gnu::noinline]] inline Matrix project(const Matrix& X, const Matrix& W) {
     Matrix Y(X.rows, COLS);  // (X.rows x COLS)
     for (int i = 0; i < X.rows; i++) {
         float sums[COLS] = {};
@@ -193,7 +191,7 @@ inline Forward forward(const Params& p, const std::vector<int>& tokens) {
 }
 
 // -log p(target), computed from the logits so it stays finite when p rounds to 1 or 0.
-inline float cross_entropy(const Matrix& logits, int target) {
+[[gnu::noinline]] inline float cross_entropy(const Matrix& logits, int target) {
     float biggest = logits(0, 0);
     for (int i = 1; i < logits.cols; i++)
         if (logits(0, i) > biggest) biggest = logits(0, i);
@@ -352,7 +350,7 @@ inline float mean_loss(const Params& p, const std::vector<Example>& examples) {
 }
 
 // One update: zero_grad(), backward(), step(). Returns the loss before the step.
-inline float train_step(Params& p, Adam& adam, const std::vector<Example>& examples) {
+[[gnu::noinline]] inline float train_step(Params& p, Adam& adam, const std::vector<Example>& examples) {
     // BEGIN SOLUTION exercise 15.5: the training loop (chapter15/exercises/ex5_Training_Loop.cpp)
     // STUB: (void)p, (void)adam, (void)examples;
     // STUB: return 0.0f;
@@ -381,7 +379,7 @@ struct Measurement {
     int validation_correct;       // of 3
 };
 
-inline Measurement measure(const Params& p, const std::vector<Example>& train, const std::vector<Example>& valid) {
+[[gnu::noinline]] inline Measurement measure(const Params& p, const std::vector<Example>& train, const std::vector<Example>& valid) {
     Measurement m;
     Forward f = forward(p, train[0].tokens);
     m.wear_row = f.weights.data;
@@ -427,15 +425,16 @@ inline Params trained_model(uint64_t seed = DEFAULT_SEED, float lr = 0.03f, int 
 
 [[gnu::cold]] inline std::string format_params(const Params& p) {
     std::string text;
-    char number[32];
+    char number[48];
     std::vector<const Matrix*> blocks = p.blocks();
     for (size_t b = 0; b < blocks.size(); b++) {
         const Matrix& A = *blocks[b];
-        text += std::string(BLOCK_NAMES[b]) + " " + std::to_string(A.rows) + " " + std::to_string(A.cols) + "\n";
+        std::snprintf(number, sizeof number, "%s %d %d\n", BLOCK_NAMES[b], A.rows, A.cols);
+        text += number;
         for (int i = 0; i < A.rows; i++) {
             for (int j = 0; j < A.cols; j++) {
-                std::snprintf(number, sizeof number, "%.9g", double(A(i, j)));
-                text += (j ? " " : "") + std::string(number);
+                std::snprintf(number, sizeof number, "%s%.9g", j ? " " : "", double(A(i, j)));
+                text += number;
             }
             text += "\n";
         }
@@ -449,13 +448,18 @@ inline Params trained_model(uint64_t seed = DEFAULT_SEED, float lr = 0.03f, int 
     std::string word;
     for (char ch : line + " ") {
         if (ch == ' ' || ch == '\t' || ch == '\r') {
-            if (!word.empty()) words.push_back(word);
+            if (!word.empty()) words.push_back(std::move(word));
             word.clear();
         } else {
             word += ch;
         }
     }
     return words;
+}
+
+// Ends the program with "path:line: what was wrong", the line counted from 1.
+[[noreturn, gnu::cold]] inline void fail_at(const std::string& path, size_t at, const std::string& what) {
+    fail(formatted("%s:%llu: %s", path.c_str(), (unsigned long long)(at + 1), what.c_str()));
 }
 
 // Reads what format_params wrote; any other text ends the program with one line naming the problem.
@@ -470,37 +474,38 @@ inline Params trained_model(uint64_t seed = DEFAULT_SEED, float lr = 0.03f, int 
     }
     Params p;
     size_t at = 0;  // index of the next line to read
-    auto where = [&](size_t line) { return path + ":" + std::to_string(line + 1) + ": "; };
     std::vector<Matrix*> blocks = p.blocks();
     for (size_t b = 0; b < blocks.size(); b++) {
         Matrix& A = *blocks[b];
-        const std::string want = std::string(BLOCK_NAMES[b]) + " " + std::to_string(A.rows) + " " +
-                                 std::to_string(A.cols);
-        if (at >= lines.size()) fail(where(at) + "the file ends where block '" + want + "' should start");
+        const char* name = BLOCK_NAMES[b];
+        const std::string rows = formatted("%d", A.rows), cols = formatted("%d", A.cols);
+        if (at >= lines.size())
+            fail_at(path, at, formatted("the file ends where block '%s %d %d' should start", name, A.rows, A.cols));
         std::vector<std::string> header = split_words(lines[at]);
-        if (header.size() != 3 || header[0] != BLOCK_NAMES[b])
-            fail(where(at) + "expected the header '" + want + "', found '" + shown(lines[at]) + "'");
-        if (header[1] != std::to_string(A.rows) || header[2] != std::to_string(A.cols))
-            fail(where(at) + "block " + header[0] + " has shape " + shown(header[1]) + "x" + shown(header[2]) + ", the model needs " +
-                 std::to_string(A.rows) + "x" + std::to_string(A.cols));
+        if (header.size() != 3 || header[0] != name)
+            fail_at(path, at, formatted("expected the header '%s %d %d', found '%s'", name, A.rows, A.cols,
+                                        shown(lines[at]).c_str()));
+        if (header[1] != rows || header[2] != cols)
+            fail_at(path, at, formatted("block %s has shape %sx%s, the model needs %dx%d", name, shown(header[1]).c_str(),
+                                        shown(header[2]).c_str(), A.rows, A.cols));
         at++;
         for (int i = 0; i < A.rows; i++, at++) {
-            if (at >= lines.size()) fail(where(at) + "the file ends inside block " + header[0]);
+            if (at >= lines.size()) fail_at(path, at, formatted("the file ends inside block %s", name));
             std::vector<std::string> numbers = split_words(lines[at]);
             if (int(numbers.size()) != A.cols)
-                fail(where(at) + "row " + std::to_string(i + 1) + " of " + header[0] + " has " +
-                     std::to_string(numbers.size()) + " numbers, expected " + std::to_string(A.cols));
+                fail_at(path, at, formatted("row %d of %s has %d numbers, expected %d", i + 1, name, int(numbers.size()),
+                                            A.cols));
             for (int j = 0; j < A.cols; j++) {
                 char* end = nullptr;
                 float x = std::strtof(numbers[j].c_str(), &end);
                 if (*end != '\0' || !std::isfinite(x))
-                    fail(where(at) + "'" + shown(numbers[j]) + "' in " + header[0] + " is not a finite number");
+                    fail_at(path, at, formatted("'%s' in %s is not a finite number", shown(numbers[j]).c_str(), name));
                 A(i, j) = x;
             }
         }
     }
     for (; at < lines.size(); at++)
-        if (!split_words(lines[at]).empty()) fail(where(at) + "unexpected text after the last block");
+        if (!split_words(lines[at]).empty()) fail_at(path, at, "unexpected text after the last block");
     return p;
 }
 
