@@ -5,10 +5,8 @@
 // prefixes, its gradient by hand (colour_recall.hpp), and one Adam step. The
 // table follows the book's; the pictures are the ones Lab 5 draws. Then the
 // second run of Lab 5: the same start at a tenth of the learning rate.
-#include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 #include <string>
 #include <vector>
 
@@ -24,15 +22,13 @@ const char* const USAGE =
     "  --scale X     standard deviation of the starting values (default %g)\n"
     "  --lr X        learning rate of one run only, instead of the two runs of Lab 5\n"
     "  --updates N   number of updates of that run (default 200)\n"
-    "  --seeds N     train seeds 1..N and count how many reach 3 of 3 and how many stall\n"
     "  --svg DIR     also write each picture as a standalone SVG file into DIR (must exist)\n"
     "  --init FILE   write the starting parameters to FILE\n"
     "  --save FILE   write the trained parameters to FILE\n"
     "  --load FILE   read parameters from FILE (as --save writes them) instead of training\n"
-    "  --time N      time N repetitions of the training loop alone (nothing measured) and\n"
-    "                print updates per second; make bench uses this\n"
-    "The parameter file format is described in chapter15/README.md. The start nearest the\n"
-    "book's run was found by chapter15/start_search.cpp (README.md, \"Choosing the start\").\n";
+    "The parameter file format is described in chapter15/README.md. Lab 5 trained many times\n"
+    "over (how often it gets stuck, the start nearest the book's, its speed) is\n"
+    "chapter15/lab5_runs.cpp: lab5_runs --seeds N, --search N, --time N.\n";
 
 // The updates the book's table shows; the second run adds 500 and 1000.
 const int TABLE_UPDATES[] = {0, 10, 30, 50, 200, 500, 1000};
@@ -206,102 +202,6 @@ static void draw_matrices(const Params& p, const std::string& svg_dir) {
 }
 
 // ---------------------------------------------------------------------------
-// The seed sweep: training can get stuck
-
-// A run stalls near ln 3 when the model cannot tell the colours apart and gives
-// each 1/3: its training loss ends within STALL_BAND of ln 3.
-constexpr float STALL_BAND = 0.05f;
-
-static void seed_sweep(int seeds, float scale, float lr, int updates, const std::vector<Example>& train,
-                const std::vector<Example>& valid) {
-    const float ln3 = log_f(3.0f);
-    std::printf("Seed sweep: seeds 1 to %d, starting scale %.2g, Adam lr %g, %d updates.\n", seeds, double(scale),
-                double(lr), updates);
-    const float two_thirds_ln2 = 2.0f / 3.0f * log_f(2.0f);
-    std::printf("A run stalls near ln 3 when its final training loss is within %.2f of ln 3 = %.3f:\n"
-                "it cannot tell the colours apart and gives each about 1/3. Near 2/3 ln 2 = %.3f, it\n"
-                "tells one colour from the other two but not those two apart (1/2 each, in 6 of the\n"
-                "9 prefixes). A run that reaches 3 of 3 either looks at position 5 for every colour,\n"
-                "or looks there for two colours only and recognises the third by elimination.\n\n",
-                double(STALL_BAND), double(ln3), double(two_thirds_ln2));
-    std::printf("  seed  training loss  validation  red prefix: most weight at wear on\n");
-    int via_colour = 0, by_elimination = 0, other_solved = 0, stalled = 0, half_stalled = 0;
-    for (int seed = 1; seed <= seeds; seed++) {
-        Params p = random_start(uint64_t(seed), VOCAB, scale);
-        Adam adam(lr);
-        for (int u = 0; u < updates; u++) train_step(p, adam, train);
-        Measurement m = measure(p, train, valid);
-        // Which colours' training prefixes do not all put most of their weight on position 5?
-        std::string elsewhere;  // "blue" or "red, blue"
-        int colours_elsewhere = 0;
-        for (int c = 0; c < 3; c++) {
-            bool all_on_colour = true;
-            for (const Example& e : train)
-                if (e.target == token_id(COLOURS[c]))
-                    all_on_colour = all_on_colour && forward(p, e.tokens).weights(0, COLOUR_POS) > 0.5f;
-            if (all_on_colour) continue;
-            if (colours_elsewhere++ > 0) elsewhere += ", ";
-            elsewhere += COLOURS[c];
-        }
-        int top = 0;
-        for (int j = 0; j < int(m.wear_row.size()); j++)
-            if (m.wear_row[j] > m.wear_row[top]) top = j;
-        std::string verdict;
-        if (std::fabs(m.training_loss - ln3) < STALL_BAND) verdict = "stalled near ln 3", stalled++;
-        else if (std::fabs(m.training_loss - two_thirds_ln2) < STALL_BAND) verdict = "stalled near 2/3 ln 2", half_stalled++;
-        else if (m.validation_correct < 3) verdict = "not 3 of 3";
-        else if (colours_elsewhere == 0) verdict = "3 of 3 via the colour", via_colour++;
-        else if (colours_elsewhere == 1) verdict = formatted("3 of 3, %s by elimination", elsewhere.c_str()), by_elimination++;
-        else verdict = formatted("3 of 3, %s look elsewhere", elsewhere.c_str()), other_solved++;
-        std::printf("  %4d  %13.3f  %d of 3      position %2d (%s) %.3f   %s\n", seed, m.training_loss,
-                    m.validation_correct, top + 1, WORDS[train[0].tokens[top]], m.wear_row[top], verdict.c_str());
-    }
-    const int solved = via_colour + by_elimination + other_solved;
-    std::printf("\nReach 3 of 3, not stalled:  %3d of %d\n", solved, seeds);
-    std::printf("  every colour via position 5:   %3d\n", via_colour);
-    std::printf("  one colour by elimination:     %3d\n", by_elimination);
-    if (other_solved) std::printf("  otherwise:                     %3d\n", other_solved);
-    std::printf("Stall near ln 3:             %3d of %d\n", stalled, seeds);
-    std::printf("Stall near 2/3 ln 2:         %3d of %d\n", half_stalled, seeds);
-    std::printf("None of these:               %3d of %d\n", seeds - solved - stalled - half_stalled, seeds);
-}
-
-// ---------------------------------------------------------------------------
-// Timing: the bare loop, as the book's PyTorch loop runs it (about 0.3 s for
-// 200 updates on the machine this project was built on).
-
-static void time_training(int repetitions, uint64_t seed, float scale, float lr, int updates,
-                   const std::vector<Example>& train) {
-    const Params start = random_start(seed, VOCAB, scale);
-    const int batches = repetitions >= 5 ? 5 : 1, per_batch = repetitions / batches;
-    double best = 1e30, best_cpu = 1e30, total = 0.0;
-    float keep = 0.0f;  // uses the result, so the work cannot be skipped
-    for (int b = 0; b < batches; b++) {
-        auto begin = std::chrono::steady_clock::now();
-        std::clock_t cpu_begin = std::clock();
-        for (int r = 0; r < per_batch; r++) {
-            Params p = start;
-            Adam adam(lr);
-            for (int u = 0; u < updates; u++) train_step(p, adam, train);
-            keep += p.bias(0, 0);
-        }
-        double cpu = double(std::clock() - cpu_begin) / CLOCKS_PER_SEC;
-        double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-        total += seconds;
-        best = std::fmin(best, seconds / per_batch);
-        best_cpu = std::fmin(best_cpu, cpu / per_batch);
-    }
-    // Wall time includes waiting for other programs on a busy machine; CPU time does not.
-    const double pytorch = 0.3 * updates / 200.0;
-    std::printf("%d runs of %d updates in %.3f s (final bias[0] %.3g)\n", batches * per_batch, updates, total,
-                double(keep / float(batches * per_batch)));
-    std::printf("fastest batch, wall time: %.3f ms per run, %.0f updates per second, %.0f times PyTorch's 0.3 s\n",
-                best * 1e3, updates / best, pytorch / best);
-    std::printf("fastest batch, CPU time:  %.3f ms per run, %.0f updates per second, %.0f times PyTorch's 0.3 s\n",
-                best_cpu * 1e3, updates / best_cpu, pytorch / best_cpu);
-}
-
-// ---------------------------------------------------------------------------
 
 int main(int argc, char** argv) {
     Options options(argc, argv, formatted(USAGE, (unsigned long long)DEFAULT_SEED, double(INIT_SCALE)).c_str());
@@ -310,31 +210,19 @@ int main(int argc, char** argv) {
     const bool one_run = options.given("lr") || options.given("updates");
     const float lr = float(options.number("lr", 0.03, 1e-6, 10));
     const int updates = int(options.integer("updates", 200, 1, 100000));
-    const int seeds = int(options.integer("seeds", 0, 1, 100000));
-    const int repetitions = int(options.integer("time", 0, 1, 1000000));
     const std::string svg_dir = options.text("svg", ""), init_file = options.text("init", ""),
                       save_file = options.text("save", ""), load_file = options.text("load", "");
-    if (options.given("search"))
-        fail("the search for the start is a program of its own: start_search --seeds N (chapter15/README.md)");
+    for (const char* moved : {"seeds", "search", "time"})
+        if (options.given(moved)) fail(formatted("--%s is an option of lab5_runs now: lab5_runs --%s N (see its --help)", moved, moved));
     options.done();
     if (options.given("svg") && svg_dir.empty()) fail("--svg needs a folder; see --help");
     if (!svg_dir.empty()) require_folder("--svg", svg_dir);
     const bool writes = !init_file.empty() || !save_file.empty();
-    if ((seeds > 0 || repetitions > 0) && (writes || !load_file.empty() || !svg_dir.empty()))
-        fail("--seeds and --time train many runs; they do not take --init, --save, --load or --svg");
     if (!load_file.empty() && (writes || one_run))
         fail("--load reads a trained model instead of training; it does not take --init, --save, --lr or --updates");
 
     const std::vector<Example> train = training_examples(), valid = validation_examples();
     const Example &red = train[0], &black = train[6];  // "The team colour is red . So the players wear", black
-    if (repetitions > 0) {
-        time_training(repetitions, seed, scale, lr, updates, train);
-        return 0;
-    }
-    if (seeds > 0) {
-        seed_sweep(seeds, scale, lr, updates, train, valid);
-        return 0;
-    }
 
     if (!load_file.empty()) {
         Params loaded = load_params(load_file);

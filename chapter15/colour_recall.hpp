@@ -121,7 +121,7 @@ const char* const BLOCK_NAMES[6] = {"embeddings", "W_Q", "W_K", "W_V", "W_out", 
 // A small scale keeps the scores and logits near 0, so the starting weights
 // are about 1/T and p(red) about 1/17, as in the book. This seed and scale
 // are the start whose run is nearest the book's table and 15.3 figures, found
-// by chapter15/start_search.cpp (chapter15/README.md, "Choosing the start").
+// by lab5_runs --search (chapter15/README.md, "Choosing the start").
 constexpr float INIT_SCALE = 0.24f;
 constexpr uint64_t DEFAULT_SEED = 825062;
 

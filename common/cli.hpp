@@ -49,14 +49,17 @@ struct Failure : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-[[noreturn]] inline void fail(const std::string& message) {
+// (A message written out is passed as it is: making a std::string of it at every
+// call would cost each program more code to compile.)
+[[noreturn, gnu::cold]] inline void fail(const char* message) {
 #ifdef FAIL_THROWS
     throw Failure(message);
 #endif
     std::fflush(stdout);
-    std::fprintf(stderr, "%s: %s\n", program_name().c_str(), message.c_str());
+    std::fprintf(stderr, "%s: %s\n", program_name().c_str(), message);
     std::exit(2);
 }
+[[noreturn, gnu::cold]] inline void fail(const std::string& message) { fail(message.c_str()); }
 
 // Text from a file, fit to quote in a one-line error: at most `most` bytes,
 // anything unprintable (a newline, an escape, a binary byte) shown as \xNN.

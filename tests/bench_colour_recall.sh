@@ -5,4 +5,4 @@
 set -eu
 build=${1:-build}
 cd "$(dirname "$0")/.."
-"$build/chapter15/15_2_Lab5_Training" --time 500
+"$build/chapter15/lab5_runs" --time 500

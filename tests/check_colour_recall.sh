@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 export NO_COLOR=1
 lab4="$build/chapter15/15_2_Lab4_Model"
 lab5="$build/chapter15/15_2_Lab5_Training"
-search="$build/chapter15/start_search"
+runs="$build/chapter15/lab5_runs"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -93,22 +93,22 @@ awk -v d="$distance" 'BEGIN { exit !(d <= 0.30) }' && ok "the table's 25 numbers
   || bad "the table's 25 numbers are $distance from the book's in all, want at most 0.30"
 
 # ---------------------------------------------------------------------------
-# The search for the start nearest the book's run (start_search): the same
+# The search for the start nearest the book's run (lab5_runs --search): the same
 # ranking, byte for byte, on one thread as on two, and the nearest start's
 # table distance equal to the sum of the differences it prints beside the
 # book's numbers (summed here).
-searched=(--seeds 8000 --scales 0.2,0.22 --best 5)
-$RUN "$search" "${searched[@]}" --threads 1 > "$work/search1.txt" 2> /dev/null || bad "start_search ran on 1 thread"
-$RUN "$search" "${searched[@]}" --threads 2 > "$work/search2.txt" 2> /dev/null || bad "start_search ran on 2 threads"
+searched=(--search 8000 --scales 0.2,0.22 --best 5)
+$RUN "$runs" "${searched[@]}" --threads 1 > "$work/search1.txt" 2> /dev/null || bad "lab5_runs --search ran on 1 thread"
+$RUN "$runs" "${searched[@]}" --threads 2 > "$work/search2.txt" 2> /dev/null || bad "lab5_runs --search ran on 2 threads"
 lf "$work/search1.txt" "$work/search2.txt"
 cmp -s "$work/search1.txt" "$work/search2.txt" && grep -q '^The nearest start: seed' "$work/search1.txt" \
-  && ok "start_search finds the same nearest starts on 1 and 2 threads" || bad "start_search differs between 1 and 2 threads"
+  && ok "lab5_runs --search finds the same nearest starts on 1 and 2 threads" || bad "lab5_runs --search differs between 1 and 2 threads"
 summed=$(awk '/^Its table beside the book/ { on = 1; getline; next }
   on && NF == 24 { for (i = 2; i <= 17; i += 3) if (i != 11) { d = $i - $(i + 2); s += d < 0 ? -d : d } }
   on && /table distance/ { printf "%.3f", s; exit }' "$work/search1.txt")
 printed=$(sed -n 's/^  table distance //p' "$work/search1.txt")
-[ -n "$printed" ] && [ "$summed" = "$printed" ] && ok "start_search's table distance is the sum of its printed differences ($printed)" \
-  || bad "start_search's table distance '$printed', its printed differences sum to '$summed'"
+[ -n "$printed" ] && [ "$summed" = "$printed" ] && ok "lab5_runs --search's table distance is the sum of its printed differences ($printed)" \
+  || bad "lab5_runs --search's table distance '$printed', its printed differences sum to '$summed'"
 
 # ---------------------------------------------------------------------------
 # The parameter file: the documented format, and a round trip that gives

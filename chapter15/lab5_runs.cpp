@@ -1,11 +1,16 @@
-// start_search.cpp: the search for the start whose Lab 5 run is nearest the
-// book's (chapter15/README.md, "Choosing the start"). The book does not give
-// its random start, so we choose ours: the one whose table and 15.3 figures
-// read most like the book's. DEFAULT_SEED and INIT_SCALE in colour_recall.hpp
-// came from `start_search --seeds 1000000`.
+// lab5_runs.cpp: Lab 5 trained many times over, for three questions the
+// lesson itself (15_2_Lab5_Training) does not ask:
+//   --seeds N   how often does training get stuck? Seeds 1..N, each run sorted
+//               by where it ended (chapter15/README.md, "Training can get stuck");
+//   --search N  which of our starts is nearest the book's run? The default start
+//               (DEFAULT_SEED and INIT_SCALE in colour_recall.hpp) came from
+//               --search 1000000 (README.md, "Choosing the start");
+//   --time N    how fast is the training loop? make bench uses this.
+// A program of its own rather than options of the lesson, so that the lesson
+// does not compile the sweep, the search's threads and tables, or the timing.
 //
-// Each start (a seed at a scale) is trained with Adam at lr 0.03 for 200
-// updates and compared with the book as our programs print it:
+// The search: each start (a seed at a scale) is trained with Adam at lr 0.03
+// for 200 updates and compared with the book as our programs print it:
 //   1. the predicted token and the validation count of all five rows of the
 //      15.2.3 table must be the book's (a start is dropped at the first row
 //      that differs, so most starts cost a few updates, not 200);
@@ -16,31 +21,37 @@
 //      15.3 distance (the figures of 15.3 and W_K's range, below).
 // Starts are independent, so the threads share them out and the ranking does
 // not depend on how many threads ran or which finished first.
-//
-// A program of its own, not an option of 15_2_Lab5_Training, so that the
-// lesson does not compile the search's threads and tables.
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "colour_recall.hpp"
 
+// The help text; %llu is DEFAULT_SEED and %g INIT_SCALE.
 const char* const USAGE =
-    "usage: start_search --seeds N [--scales LIST] [--threads N] [--margin X] [--best N]\n"
-    "Searches seeds 1..N at each scale for the start of Lab 4's model whose Lab 5 run (Adam at\n"
-    "lr 0.03, 200 updates) is nearest the book's table and 15.3 figures, and prints the nearest\n"
-    "(chapter15/README.md, \"Choosing the start\"). The default start came from --seeds 1000000.\n"
-    "  --seeds N     seeds 1..N at each scale (required)\n"
-    "  --scales LIST the starting values' standard deviations, separated by commas\n"
-    "                (default 0.16,0.18,0.2,0.22,0.24)\n"
-    "  --threads N   threads sharing the starts (default: every core); the result is the same\n"
+    "usage: lab5_runs --seeds N [--scale X] [--lr X] [--updates N]\n"
+    "       lab5_runs --search N [--scales LIST] [--threads N] [--margin X] [--best N]\n"
+    "       lab5_runs --time N [--seed N] [--scale X] [--lr X] [--updates N]\n"
+    "Trains Lab 4's colour-recall model many times, as 15_2_Lab5_Training trains it once\n"
+    "(Adam at lr 0.03 for 200 updates unless --lr and --updates say otherwise):\n"
+    "  --seeds N     train seeds 1..N and count how many reach 3 of 3 and how many stall\n"
+    "  --search N    search seeds 1..N at each of --scales for the start whose run is nearest\n"
+    "                the book's table and 15.3 figures, and print the nearest (chapter15/README.md,\n"
+    "                \"Choosing the start\"; the default start came from --search 1000000)\n"
+    "  --time N      time N repetitions of the training loop alone (nothing measured) and\n"
+    "                print updates per second; make bench uses this\n"
+    "  --seed N      the start --time trains (default %llu)\n"
+    "  --scale X     standard deviation of the starting values (default %g)\n"
+    "  --scales LIST the search's scales, separated by commas (default 0.16,0.18,0.2,0.22,0.24)\n"
+    "  --threads N   threads sharing the search (default: every core); the result is the same\n"
     "  --margin X    within X of the best table distance the 15.3 distance ranks (default 0.1)\n"
-    "  --best N      how many of the nearest to list (default 10)\n";
+    "  --best N      how many of the nearest starts to list (default 10)\n";
 
 // The scales searched unless --scales says otherwise: around 0.2, where the
 // starting row is near-uniform as in the book and the nearest starts were
@@ -447,24 +458,143 @@ static std::vector<float> parse_scales(const std::string& list) {
 }
 
 // ===========================================================================
+// The seed sweep: training can get stuck
+
+// A run stalls near ln 3 when the model cannot tell the colours apart and gives
+// each 1/3: its training loss ends within STALL_BAND of ln 3.
+constexpr float STALL_BAND = 0.05f;
+
+static void seed_sweep(int seeds, float scale, float lr, int updates, const std::vector<Example>& train,
+                const std::vector<Example>& valid) {
+    const float ln3 = log_f(3.0f);
+    std::printf("Seed sweep: seeds 1 to %d, starting scale %.2g, Adam lr %g, %d updates.\n", seeds, double(scale),
+                double(lr), updates);
+    const float two_thirds_ln2 = 2.0f / 3.0f * log_f(2.0f);
+    std::printf("A run stalls near ln 3 when its final training loss is within %.2f of ln 3 = %.3f:\n"
+                "it cannot tell the colours apart and gives each about 1/3. Near 2/3 ln 2 = %.3f, it\n"
+                "tells one colour from the other two but not those two apart (1/2 each, in 6 of the\n"
+                "9 prefixes). A run that reaches 3 of 3 either looks at position 5 for every colour,\n"
+                "or looks there for two colours only and recognises the third by elimination.\n\n",
+                double(STALL_BAND), double(ln3), double(two_thirds_ln2));
+    std::printf("  seed  training loss  validation  red prefix: most weight at wear on\n");
+    int via_colour = 0, by_elimination = 0, other_solved = 0, stalled = 0, half_stalled = 0;
+    for (int seed = 1; seed <= seeds; seed++) {
+        Params p = random_start(uint64_t(seed), VOCAB, scale);
+        Adam adam(lr);
+        for (int u = 0; u < updates; u++) train_step(p, adam, train);
+        Measurement m = measure(p, train, valid);
+        // Which colours' training prefixes do not all put most of their weight on position 5?
+        std::string elsewhere;  // "blue" or "red, blue"
+        int colours_elsewhere = 0;
+        for (int c = 0; c < 3; c++) {
+            bool all_on_colour = true;
+            for (const Example& e : train)
+                if (e.target == token_id(COLOURS[c]))
+                    all_on_colour = all_on_colour && forward(p, e.tokens).weights(0, COLOUR_POS) > 0.5f;
+            if (all_on_colour) continue;
+            if (colours_elsewhere++ > 0) elsewhere += ", ";
+            elsewhere += COLOURS[c];
+        }
+        int top = 0;
+        for (int j = 0; j < int(m.wear_row.size()); j++)
+            if (m.wear_row[j] > m.wear_row[top]) top = j;
+        std::string verdict;
+        if (std::fabs(m.training_loss - ln3) < STALL_BAND) verdict = "stalled near ln 3", stalled++;
+        else if (std::fabs(m.training_loss - two_thirds_ln2) < STALL_BAND) verdict = "stalled near 2/3 ln 2", half_stalled++;
+        else if (m.validation_correct < 3) verdict = "not 3 of 3";
+        else if (colours_elsewhere == 0) verdict = "3 of 3 via the colour", via_colour++;
+        else if (colours_elsewhere == 1) verdict = formatted("3 of 3, %s by elimination", elsewhere.c_str()), by_elimination++;
+        else verdict = formatted("3 of 3, %s look elsewhere", elsewhere.c_str()), other_solved++;
+        std::printf("  %4d  %13.3f  %d of 3      position %2d (%s) %.3f   %s\n", seed, m.training_loss,
+                    m.validation_correct, top + 1, WORDS[train[0].tokens[top]], m.wear_row[top], verdict.c_str());
+    }
+    const int solved = via_colour + by_elimination + other_solved;
+    std::printf("\nReach 3 of 3, not stalled:  %3d of %d\n", solved, seeds);
+    std::printf("  every colour via position 5:   %3d\n", via_colour);
+    std::printf("  one colour by elimination:     %3d\n", by_elimination);
+    if (other_solved) std::printf("  otherwise:                     %3d\n", other_solved);
+    std::printf("Stall near ln 3:             %3d of %d\n", stalled, seeds);
+    std::printf("Stall near 2/3 ln 2:         %3d of %d\n", half_stalled, seeds);
+    std::printf("None of these:               %3d of %d\n", seeds - solved - stalled - half_stalled, seeds);
+}
+
+// ===========================================================================
+// Timing: the bare loop, as the book's PyTorch loop runs it (about 0.3 s for
+// 200 updates on the machine this project was built on).
+
+static void time_training(int repetitions, uint64_t seed, float scale, float lr, int updates,
+                   const std::vector<Example>& train) {
+    const Params start = random_start(seed, VOCAB, scale);
+    const int batches = repetitions >= 5 ? 5 : 1, per_batch = repetitions / batches;
+    double best = 1e30, best_cpu = 1e30, total = 0.0;
+    float keep = 0.0f;  // uses the result, so the work cannot be skipped
+    for (int b = 0; b < batches; b++) {
+        auto begin = std::chrono::steady_clock::now();
+        std::clock_t cpu_begin = std::clock();
+        for (int r = 0; r < per_batch; r++) {
+            Params p = start;
+            Adam adam(lr);
+            for (int u = 0; u < updates; u++) train_step(p, adam, train);
+            keep += p.bias(0, 0);
+        }
+        double cpu = double(std::clock() - cpu_begin) / CLOCKS_PER_SEC;
+        double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+        total += seconds;
+        best = std::fmin(best, seconds / per_batch);
+        best_cpu = std::fmin(best_cpu, cpu / per_batch);
+    }
+    // Wall time includes waiting for other programs on a busy machine; CPU time does not.
+    const double pytorch = 0.3 * updates / 200.0;
+    std::printf("%d runs of %d updates in %.3f s (final bias[0] %.3g)\n", batches * per_batch, updates, total,
+                double(keep / float(batches * per_batch)));
+    std::printf("fastest batch, wall time: %.3f ms per run, %.0f updates per second, %.0f times PyTorch's 0.3 s\n",
+                best * 1e3, updates / best, pytorch / best);
+    std::printf("fastest batch, CPU time:  %.3f ms per run, %.0f updates per second, %.0f times PyTorch's 0.3 s\n",
+                best_cpu * 1e3, updates / best_cpu, pytorch / best_cpu);
+}
+
+// ===========================================================================
 
 int main(int argc, char** argv) {
-    Options options(argc, argv, USAGE);
-    const long seeds = options.integer("seeds", 0, 1, 100000000);
+    Options options(argc, argv, formatted(USAGE, (unsigned long long)DEFAULT_SEED, double(INIT_SCALE)).c_str());
+    const int seeds = int(options.integer("seeds", 0, 1, 100000));
+    const long search = options.integer("search", 0, 1, 100000000);
+    const int repetitions = int(options.integer("time", 0, 1, 1000000));
+    const uint64_t seed = uint64_t(options.integer("seed", long(DEFAULT_SEED), 0, 1000000000));
+    const float scale = float(options.number("scale", INIT_SCALE, 0.001, 10));
+    const float lr = float(options.number("lr", 0.03, 1e-6, 10));
+    const int updates = int(options.integer("updates", 200, 1, 100000));
     const std::vector<float> scales = parse_scales(options.text("scales", DEFAULT_SCALES));
     const unsigned cores = std::thread::hardware_concurrency();
     const int threads = int(options.integer("threads", cores ? long(cores) : 1, 1, 256));
     const int margin = printed(float(options.number("margin", DEFAULT_MARGIN, 0, 100)), 3);
     const int best = int(options.integer("best", 10, 1, 100000));
     options.done();
-    if (seeds == 0) fail("give --seeds N: the search tries seeds 1..N at each scale (the default start came from --seeds 1000000)");
+    if ((seeds > 0) + (search > 0) + (repetitions > 0) != 1) fail("give one of --seeds N, --search N or --time N; see --help");
+    const bool search_options = options.given("scales") || options.given("threads") || options.given("margin") ||
+                                options.given("best");
+    if (search_options && search == 0) fail("--scales, --threads, --margin and --best go with --search; see --help");
+    if (search > 0 && (options.given("seed") || options.given("scale") || options.given("lr") || options.given("updates")))
+        fail("--search trains its own starts at lr 0.03 for 200 updates; it takes only --scales, --threads, "
+             "--margin and --best");
+    if (seeds > 0 && options.given("seed")) fail("--seeds trains seeds 1..N; --seed goes with --time");
+
+    const std::vector<Example> train = training_examples(), valid = validation_examples();
+    if (repetitions > 0) {
+        time_training(repetitions, seed, scale, lr, updates, train);
+        return 0;
+    }
+    if (seeds > 0) {
+        seed_sweep(seeds, scale, lr, updates, train, valid);
+        return 0;
+    }
 
     std::printf("Search for the start nearest the book's Lab 5 (15.2.3 and 15.3): %ld starts, seeds 1 to %ld\n"
-                "at each scale of", seeds * long(scales.size()), seeds);
+                "at each scale of", search * long(scales.size()), search);
     for (float scale : scales) std::printf(" %.2g", double(scale));
     std::printf(", each trained with Adam at lr 0.03 for 200 updates.\n\n");
 
-    const SearchResult result = search_starts(seeds, scales, threads, margin);
+    const SearchResult result = search_starts(search, scales, threads, margin);
     print_counts(result);
     print_rules(margin);
     if (result.ranked.empty()) {
@@ -478,6 +608,6 @@ int main(int argc, char** argv) {
                     (unsigned long long)first.seed, double(scale), (unsigned long long)first.seed, double(scale));
         print_beside_book(first);
     }
-    print_default(result, seeds, scales);
+    print_default(result, search, scales);
     return 0;
 }
