@@ -48,13 +48,32 @@ FAST     ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && $(CXX) -dumpmachi
 $(BUILD)/chapter_tiny/tiny_train $(BUILD)/tests/bench/peak: CXXFLAGS += $(FAST)
 TRAINERS := $(BUILD)/portable/tiny_train$(EXE) $(BUILD)/portable/tiny_train_plain_lanes$(EXE)
 
-all: $(PROGRAMS) $(TESTBINS) $(TRAINERS)
+# The slowest compiles first, so that the last to finish is not a long one.
+all: $(TRAINERS) $(TESTBINS) $(PROGRAMS)
+
+# PCH: the standard headers nearly every program includes, compiled once per
+# build folder (g++ only; `make PCH=` leaves it out). Each compile then reads
+# them ready-made instead of parsing them again, about 0.4 s less each. No
+# program depends on it: each still includes what it uses and builds alone
+# with one command. A compile whose flags differ (tiny_train's -mavx2, -O0)
+# finds it unusable, and g++ then reads the headers as usual.
+PCH_HEADERS := algorithm cmath cstdint cstdio cstdlib cstring limits stdexcept string vector
+PCH ?= $(shell $(CXX) --version 2> /dev/null | grep -q 'Free Software Foundation' && echo $(BUILD)/pch/std.hpp)
+
+$(BUILD)/pch/std.hpp: Makefile
+	@mkdir -p $(dir $@)
+	@printf '#include <%s>\n' $(PCH_HEADERS) > $@
+
+# (With the programs' own flags, -pthread included: it defines a macro, and a
+# header compiled under other macros is not used.)
+$(BUILD)/pch/std.hpp.gch: $(BUILD)/pch/std.hpp
+	$(CXX) $(CXXFLAGS) -x c++-header $< -o $@ $(LDLIBS)
 
 # A program sees common/ and its own folder's headers.
 # (EXE is .exe for a Windows compiler, which adds it to the name anyway.)
-$(BUILD)/%$(EXE): %.cpp $(HEADERS)
+$(BUILD)/%$(EXE): %.cpp $(HEADERS) $(if $(PCH),$(PCH).gch)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) -I$(dir $<) $< -o $@ $(LDFLAGS) $(LDLIBS)
+	$(CXX) $(CXXFLAGS) $(if $(PCH),-include $(PCH)) -I$(dir $<) $< -o $@ $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/portable/tiny_train$(EXE): chapter_tiny/tiny_train.cpp $(HEADERS)
 	@mkdir -p $(dir $@)
