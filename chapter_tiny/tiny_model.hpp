@@ -25,6 +25,9 @@
 //
 // [[gnu::cold]] marks what runs once (printing, parsing, options, pictures): the
 // compiler builds it for size rather than speed, and a lesson compiles much faster.
+// [[gnu::noinline]] marks the lessons' plain layers (multiply_plain, level_forward,
+// gelu_forward): the forward pass calls each several times, and one copy of each
+// rather than one per call is much less code to compile; a call per layer costs nothing.
 #pragma once
 
 #include <algorithm>
@@ -112,7 +115,7 @@ inline void multiply_forward_fresh(float* out, const float* in, const float* M, 
 }
 
 // The same product as the plain loop, for the lessons' forward pass (quick to compile).
-inline void multiply_plain(float* out, const float* in, const float* M, int T, int K, int N) {
+[[gnu::noinline]] inline void multiply_plain(float* out, const float* in, const float* M, int T, int K, int N) {
     for (int t = 0; t < T; t++)
         for (int j = 0; j < N; j++) {
             float sum = out[size_t(t) * N + j];
@@ -156,7 +159,7 @@ inline void embed_backward(float* dtoken, float* dposition, const float* dnotebo
 
 // level (layer normalisation): each row to mean 0 and spread 1, then times gain plus bias.
 // in, out (T,W); mean, rstd (T) are kept for the backward (rstd = 1 / standard deviation).
-inline void level_forward(float* out, float* mean, float* rstd, const float* in, const float* gain,
+[[gnu::noinline]] inline void level_forward(float* out, float* mean, float* rstd, const float* in, const float* gain,
                           const float* bias, int T) {
     for (int t = 0; t < T; t++) {
         const float* x = in + t * WIDTH;
@@ -492,7 +495,7 @@ inline F gelu_minus_2u(const F& x) {
 }
 
 // share (T,F) keeps each share, 1 / (1 + exp(-2u)), for the backward pass.
-inline void gelu_forward(float* fired, float* share, const float* hidden, int n) {
+[[gnu::noinline]] inline void gelu_forward(float* fired, float* share, const float* hidden, int n) {
     for (int i = 0; i < n; i++) {
         share[i] = 1.0f / (1.0f + exp_f(gelu_minus_2u(hidden[i])));
         fired[i] = hidden[i] * share[i];
