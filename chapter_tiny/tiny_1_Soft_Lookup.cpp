@@ -160,10 +160,12 @@ static std::string arrow(double x0, double y0, double x1, double y1, const std::
     const double dx = x1 - x0, dy = y1 - y0, length = std::sqrt(dx * dx + dy * dy);
     if (length < 1) return "";
     const double ux = dx / length, uy = dy / length, head = 7 + 2 * width;
-    return svg_path(formatted("M%.1f,%.1f L%.1f,%.1f M%.1f,%.1f L%.1f,%.1f L%.1f,%.1f", x0, y0, x1, y1,
-                              x1 - head * ux + head * 0.5 * uy, y1 - head * uy - head * 0.5 * ux, x1, y1,
-                              x1 - head * ux - head * 0.5 * uy, y1 - head * uy + head * 0.5 * ux),
-                    ink, width);
+    std::string svg;
+    add_path(svg, formatted("M%.1f,%.1f L%.1f,%.1f M%.1f,%.1f L%.1f,%.1f L%.1f,%.1f", x0, y0, x1, y1,
+                            x1 - head * ux + head * 0.5 * uy, y1 - head * uy - head * 0.5 * ux, x1, y1,
+                            x1 - head * ux - head * 0.5 * uy, y1 - head * uy + head * 0.5 * ux),
+             ink.c_str(), width);
+    return svg;
 }
 
 // A chart from -3 to 3 each way, `left` pixels from the left.
@@ -171,10 +173,12 @@ static double px(double left, float x) { return left + (x + REACH) / (2 * REACH)
 static double py(float y) { return CHART_TOP + (REACH - y) / (2 * REACH) * PLANE; }
 
 static std::string chart_background(double left, const std::string& title) {
-    return svg_text(left + PLANE / 2, CHART_TOP - 12, title, "middle", 0, 13) +
-           svg_rect(left, CHART_TOP, PLANE, PLANE, "#f7f7f7") +
-           svg_line(px(left, -REACH), py(0), px(left, REACH), py(0), "#bbbbbb") +
-           svg_line(px(left, 0), py(-REACH), px(left, 0), py(REACH), "#bbbbbb");
+    std::string svg;
+    add_text(svg, left + PLANE / 2, CHART_TOP - 12, title, "middle", 0, 13);
+    add_rect(svg, left, CHART_TOP, PLANE, PLANE, "#f7f7f7");
+    add_line(svg, px(left, -REACH), py(0), px(left, REACH), py(0), "#bbbbbb");
+    add_line(svg, px(left, 0), py(-REACH), px(left, 0), py(REACH), "#bbbbbb");
+    return svg;
 }
 
 // One arrow per word from the middle, each `widths[w]` wide, labelled at its tip.
@@ -182,41 +186,44 @@ static std::string word_arrows(double left, const Matrix& arrows, const float wi
     std::string svg;
     for (int w = 0; w < WORDS; w++) {
         svg += arrow(px(left, 0), py(0), px(left, arrows(w, 0)), py(arrows(w, 1)), WORD_INK[w], widths[w]);
-        svg += svg_text(px(left, arrows(w, 0) * 1.12f), py(arrows(w, 1) * 1.12f) + 4, word[w], "middle", 0, 12);
+        add_text(svg, px(left, arrows(w, 0) * 1.12f), py(arrows(w, 1) * 1.12f) + 4, word[w], "middle", 0, 12);
     }
     return svg;
 }
 
 // The thick black arrow (the query, or what it finds), with its name and numbers under the chart.
 static std::string thick_arrow(double left, const float v[D], const std::string& name) {
-    return arrow(px(left, 0), py(0), px(left, v[0]), py(v[1]), "black", 3.5) +
-           svg_text(px(left, v[0]) + 6, py(v[1]) + 16, name, "start", 0, 12) +
-           svg_text(left + PLANE / 2, CHART_TOP + PLANE + 20, formatted("%s = %s", name.c_str(), pair(v).c_str()), "middle", 0, 12);
+    std::string svg = arrow(px(left, 0), py(0), px(left, v[0]), py(v[1]), "black", 3.5);
+    add_text(svg, px(left, v[0]) + 6, py(v[1]) + 16, name, "start", 0, 12);
+    add_text(svg, left + PLANE / 2, CHART_TOP + PLANE + 20, formatted("%s = %s", name.c_str(), pair(v).c_str()), "middle", 0, 12);
+    return svg;
 }
 
 // The picture; its changing parts are groups (query, bars, values) the page's script redraws.
 static std::string lookup_svg(const float query[D]) {
     const Lookup r = soft_lookup(query);
     std::string svg = svg_open(960, 350);
-    svg += svg_text(20, 26, "A soft lookup: the query for \"small\" (the numbers are made up, two each so they fit on a "
-                            "flat chart)", "start", 0, 14);
+    add_text(svg, 20, 26, "A soft lookup: the query for \"small\" (the numbers are made up, two each so they fit on a "
+                          "flat chart)", "start", 0, 14);
     const float thin[WORDS] = {2, 2, 2, 2};
-    svg += chart_background(KEYS_LEFT, "the keys and the query") + word_arrows(KEYS_LEFT, keys, thin);
+    svg += chart_background(KEYS_LEFT, "the keys and the query");
+    svg += word_arrows(KEYS_LEFT, keys, thin);
     svg += group("query", true, thick_arrow(KEYS_LEFT, query, "query"));
-    svg += svg_text(BARS_LEFT + 140, CHART_TOP - 12, "the share \"small\" reads from each word", "middle", 0, 13);
+    add_text(svg, BARS_LEFT + 140, CHART_TOP - 12, "the share \"small\" reads from each word", "middle", 0, 13);
     std::string bars;
     for (int w = 0; w < WORDS; w++) {
         const double y = CHART_TOP + 20 + 50 * w, length = BAR_LENGTH * r.weights[w];
-        svg += svg_text(BARS_LEFT + 30, y + 15, word[w], "end", 0, 13);
-        bars += svg_rect(BARS_LEFT + 38, y, length, 22, WORD_INK[w]) +
-                svg_text(BARS_LEFT + 44 + length, y + 15, format_number("%.1f%%", 100.0 * r.weights[w]), "start", 0, 12);
+        add_text(svg, BARS_LEFT + 30, y + 15, word[w], "end", 0, 13);
+        add_rect(bars, BARS_LEFT + 38, y, length, 22, WORD_INK[w]);
+        add_text(bars, BARS_LEFT + 44 + length, y + 15, format_number("%.1f%%", 100.0 * r.weights[w]), "start", 0, 12);
     }
     svg += group("bars", true, bars);
     float widths[WORDS];  // each value's arrow as wide as its share
     for (int w = 0; w < WORDS; w++) widths[w] = 0.5f + 6 * r.weights[w];
     svg += chart_background(VALUES_LEFT, "the values, and what \"small\" finds");
     svg += group("values", true, word_arrows(VALUES_LEFT, values, widths) + thick_arrow(VALUES_LEFT, r.found, "found"));
-    return svg + "</svg>\n";
+    svg += "</svg>\n";
+    return svg;
 }
 
 // The page's script: the lookup again, then the parts of the picture that change.

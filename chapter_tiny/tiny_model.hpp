@@ -25,6 +25,9 @@
 //
 // [[gnu::cold]] marks what runs once (printing, parsing, options, pictures): the
 // compiler builds it for size rather than speed, and a lesson compiles much faster.
+// [[gnu::noinline]] marks the lessons' plain layers (multiply_plain, level_forward,
+// gelu_forward): the forward pass calls each several times, and one copy of each
+// rather than one per call is much less code to compile; a call per layer costs nothing.
 #pragma once
 
 #include <algorithm>
@@ -112,7 +115,7 @@ inline void multiply_forward_fresh(float* out, const float* in, const float* M, 
 }
 
 // The same product as the plain loop, for the lessons' forward pass (quick to compile).
-inline void multiply_plain(float* out, const float* in, const float* M, int T, int K, int N) {
+[[gnu::noinline]] inline void multiply_plain(float* out, const float* in, const float* M, int T, int K, int N) {
     for (int t = 0; t < T; t++)
         for (int j = 0; j < N; j++) {
             float sum = out[size_t(t) * N + j];
@@ -156,7 +159,7 @@ inline void embed_backward(float* dtoken, float* dposition, const float* dnotebo
 
 // level (layer normalisation): each row to mean 0 and spread 1, then times gain plus bias.
 // in, out (T,W); mean, rstd (T) are kept for the backward (rstd = 1 / standard deviation).
-inline void level_forward(float* out, float* mean, float* rstd, const float* in, const float* gain,
+[[gnu::noinline]] inline void level_forward(float* out, float* mean, float* rstd, const float* in, const float* gain,
                           const float* bias, int T) {
     for (int t = 0; t < T; t++) {
         const float* x = in + t * WIDTH;
@@ -373,6 +376,9 @@ static_assert(SIZE == LANES, "a head's numbers fill one Lanes");
 
 // Letters from `first` on (rounded down to a multiple of eight) are read: each
 // letter's reading depends on the letters before it only through their keys and values.
+// EXP takes the exps of the weights: exp_lanes_all (the trainer's), or
+// exp_each_lane (the lessons': the same bits, for far less code to compile).
+template <void (*EXP)(Lanes*, int) = exp_lanes_all>
 inline void attend_forward_lanes(float* found, float* weights, const float* lookups, int T, int first = 0) {
     const float scale = 1.0f / std::sqrt(float(SIZE));
     // A window into this gives -infinity in the lanes before lane d, 0 from there on.
@@ -396,7 +402,7 @@ inline void attend_forward_lanes(float* found, float* weights, const float* look
                 biggest = max_lanes(row[s], biggest);
             }
             for (int s = 0; s <= last; s++) row[s] = row[s] - biggest;
-            exp_lanes_all(row, last + 1);
+            EXP(row, last + 1);
             Lanes total = same_lanes(0.0f);
             for (int s = 0; s <= last; s++) total += row[s];
             Lanes mix[SIZE];
@@ -489,7 +495,7 @@ inline F gelu_minus_2u(const F& x) {
 }
 
 // share (T,F) keeps each share, 1 / (1 + exp(-2u)), for the backward pass.
-inline void gelu_forward(float* fired, float* share, const float* hidden, int n) {
+[[gnu::noinline]] inline void gelu_forward(float* fired, float* share, const float* hidden, int n) {
     for (int i = 0; i < n; i++) {
         share[i] = 1.0f / (1.0f + exp_f(gelu_minus_2u(hidden[i])));
         fired[i] = hidden[i] * share[i];
@@ -750,7 +756,8 @@ inline void next_letter_probabilities_lanes(Tape& tape, int first = 0) {
 // The forward pass runs its layers one of two ways, with the same bits
 // (tests/tiny_model_test.cpp checks each layer both ways): one number at a
 // time, the plain loops, which the lessons run and which compile quickly; or
-// eight at a time, which the trainer runs. Attention is eight letters at a time in both.
+// eight at a time, which the trainer runs. Attention is eight letters at a time in
+// both; the lessons' takes its exps one lane at a time.
 struct OneAtATime {
     static void multiply(float* out, const float* in, const float* M, int T, int K, int N) {  // out += in · M
         multiply_plain(out, in, M, T, K, N);
@@ -760,6 +767,7 @@ struct OneAtATime {
         multiply_plain(out, in, M, T, K, N);
     }
     static constexpr auto level = level_forward;
+    static constexpr auto attend = attend_forward_lanes<exp_each_lane>;
     static constexpr auto gelu = gelu_forward;
     static constexpr auto probabilities = next_letter_probabilities;
 };
@@ -768,6 +776,7 @@ struct EightAtATime {
     static constexpr auto multiply = multiply_forward;
     static constexpr auto multiply_fresh = multiply_forward_fresh;
     static constexpr auto level = level_forward_lanes;
+    static constexpr auto attend = attend_forward_lanes<exp_lanes_all>;
     static constexpr auto gelu = gelu_forward_lanes;
     static constexpr auto probabilities = next_letter_probabilities_lanes;
 };
@@ -779,7 +788,7 @@ template <class Loops>
 inline void block_forward(const BlockKnobs& k, BlockTape& b, int T, int first = 0) {
     Loops::level(b.first.out, b.first.mean, b.first.rstd, b.notebooks, k.level1_gain, k.level1_bias, T);
     Loops::multiply_fresh(b.lookups, b.first.out, k.lookup, T, WIDTH, 3 * WIDTH);
-    attend_forward_lanes(b.found, b.weights, b.lookups, T, first);
+    Loops::attend(b.found, b.weights, b.lookups, T, first);
     const int rows = T - first, w = first * WIDTH, f = first * HIDDEN;  // where row `first` starts
     std::memcpy(b.middle + w, b.notebooks + w, sizeof(float) * rows * WIDTH);  // keep what was already there
     Loops::multiply(b.middle + w, b.found + w, k.write, rows, WIDTH, WIDTH);

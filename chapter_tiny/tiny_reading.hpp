@@ -18,7 +18,7 @@
 
 #include "cli.hpp"
 #include "matrix.hpp"
-#include "plot.hpp"  // svg_open, svg_text, svg_rect, svg_path, svg_colour, heat_colour
+#include "plot.hpp"  // svg_open, add_text, add_rect, add_line, add_path, svg_colour, heat_colour
 #include "tiny_model.hpp"
 
 // The chapter's sentence: 54 characters, without its final period.
@@ -228,34 +228,35 @@ const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the lett
     const double left = TRIANGLE_LEFT, top = TRIANGLE_TOP;
     const double W = left + T * CELL + 20, H = top + T * CELL + 20;
     std::string svg = svg_open(int(W), int(H));
-    svg += svg_text(left, 24, formatted("%s reading \"%s\"", head_name(b, h).c_str(), text.c_str()), "start", 0, 14);
-    svg += svg_text(left, 42, "row: the letter reading; column: the letter read; area: the weight", "start", 0, 11);
+    add_text(svg, left, 24, formatted("%s reading \"%s\"", head_name(b, h).c_str(), text.c_str()), "start", 0, 14);
+    add_text(svg, left, 42, "row: the letter reading; column: the letter read; area: the weight", "start", 0, 11);
     for (int t = 0; t < T; t++) {
         const double y = top + t * CELL;
-        svg += svg_text(left - 6, y + CELL - 2, formatted("%d %c", t, shown(text[t])), "end", 0, 10);
-        svg += svg_text(left + (t + 0.5) * CELL, top - 4, std::string(1, shown(text[t])), "middle", 0, 10);
-        svg += svg_line(left, y + CELL, left + (t + 1) * CELL, y + CELL, "#eeeeee");
+        add_text(svg, left - 6, y + CELL - 2, formatted("%d %c", t, shown(text[t])), "end", 0, 10);
+        add_text(svg, left + (t + 0.5) * CELL, top - 4, std::string(1, shown(text[t])), "middle", 0, 10);
+        add_line(svg, left, y + CELL, left + (t + 1) * CELL, y + CELL, "#eeeeee");
         for (int s = 0; s <= t; s++) {
             const double side = CELL * std::sqrt(double(weight(tape, b, h, t, s)));
-            svg += svg_rect(left + (s + 0.5) * CELL - side / 2, y + CELL / 2 - side / 2, side, side, "#2166ac");
+            add_rect(svg, left + (s + 0.5) * CELL - side / 2, y + CELL / 2 - side / 2, side, side, "#2166ac");
         }
     }
-    svg += svg_line(left, top, left + T * CELL, top + T * CELL, "#bbbbbb");  // the diagonal
+    add_line(svg, left, top, left + T * CELL, top + T * CELL, "#bbbbbb");  // the diagonal
     for (int t = 0; t < T; t++) {
         if (!every_row && t != row) continue;
-        std::string reads = svg_path(formatted("M%.1f,%.1f h%.1f v%.1f H%.1f Z", left, top + t * CELL, (t + 1) * CELL, CELL, left),
-                                     "#b2182b", 1);  // the row, outlined
+        std::string reads;
+        add_path(reads, formatted("M%.1f,%.1f h%.1f v%.1f H%.1f Z", left, top + t * CELL, (t + 1) * CELL, CELL, left),
+                 "#b2182b", 1);  // the row, outlined
         const double x = left + T * CELL - 8;
-        reads += svg_text(x, top + 16, formatted("row %d '%c' reads:", t, shown(text[t])), "end", 0, 12);
+        add_text(reads, x, top + 16, formatted("row %d '%c' reads:", t, shown(text[t])), "end", 0, 12);
         std::vector<int> top5 = top_reads(tape, b, h, t, 5);
         for (size_t i = 0; i < top5.size(); i++)
-            reads += svg_text(x, top + 32 + 15 * i,
-                              formatted("'%c' at %d: %.0f%%", shown(text[top5[i]]), top5[i],
-                                        100.0 * weight(tape, b, h, t, top5[i])),
-                              "end", 0, 12);
+            add_text(reads, x, top + 32 + 15 * i,
+                     formatted("'%c' at %d: %.0f%%", shown(text[top5[i]]), top5[i], 100.0 * weight(tape, b, h, t, top5[i])),
+                     "end", 0, 12);
         svg += group(formatted("reads%d", t), t == row, reads);
     }
-    return svg + "</svg>\n";
+    svg += "</svg>\n";
+    return svg;
 }
 
 // The arcs: one lane per head, the sentence along each; from letter t an arc
@@ -274,14 +275,16 @@ const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the lett
                 std::string d = s == t ? formatted("M%.1f,%.1f a3,5 0 1 1 6,0", xt - 3, base)
                                        : formatted("M%.1f,%.1f Q%.1f,%.1f %.1f,%.1f", xt, base, (xt + xs) / 2,
                                                    base - 2 * rise, xs, base);
-                out += svg_path(d, ink(w), 0.5 + 3.0 * w);
+                add_path(out, d, ink(w).c_str(), 0.5 + 3.0 * w);
             }
-            out += svg_text(xt, base + 12, std::string(1, shown(text[t])), "middle", 0, 11).insert(6, RED);
+            const size_t letter = out.size();
+            add_text(out, xt, base + 12, std::string(1, shown(text[t])), "middle", 0, 11);
+            out.insert(letter + 6, RED);
             std::string reads;
             for (int s : top_reads(tape, b, h, t, 3))
-                reads += formatted("%s'%c' at %d: %.0f%%", reads.empty() ? "" : ", ", shown(text[s]), s,
-                                   100.0 * weight(tape, b, h, t, s));
-            out += svg_text(left + tape.T * CELL + 12, base - 4, reads, "start", 0, 11);
+                append_formatted(reads, "%s'%c' at %d: %.0f%%", reads.empty() ? "" : ", ", shown(text[s]), s,
+                                 100.0 * weight(tape, b, h, t, s));
+            add_text(out, left + tape.T * CELL + 12, base - 4, reads, "start", 0, 11);
         }
     return out;
 }
@@ -292,18 +295,19 @@ const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the lett
     const double left = ARCS_LEFT, top = ARCS_TOP, lane = LANE;
     const double W = left + tape.T * CELL + 270, H = top + BLOCKS * HEADS * lane + 10;
     std::string svg = svg_open(int(W), int(H));
-    svg += svg_text(left, 22, formatted("Where each head looks from a letter of \"%s\"", text.c_str()), "start", 0, 14);
-    svg += svg_text(left, 38, "each arc runs back to a letter it reads; darker reads more", "start", 0, 11);
+    add_text(svg, left, 22, formatted("Where each head looks from a letter of \"%s\"", text.c_str()), "start", 0, 14);
+    add_text(svg, left, 38, "each arc runs back to a letter it reads; darker reads more", "start", 0, 11);
     for (int b = 0; b < BLOCKS; b++)
         for (int h = 0; h < HEADS; h++) {
             const double base = top + (b * HEADS + h) * lane + lane - 16;
-            svg += svg_text(8, base - 4, head_name(b, h), "start", 0, 12);
+            add_text(svg, 8, base - 4, head_name(b, h), "start", 0, 12);
             for (int s = 0; s < tape.T; s++)
-                svg += svg_text(left + (s + 0.5) * CELL, base + 12, std::string(1, shown(text[s])), "middle", 0, 11);
+                add_text(svg, left + (s + 0.5) * CELL, base + 12, std::string(1, shown(text[s])), "middle", 0, 11);
         }
     for (int t = 0; t < tape.T; t++)
         if (every_letter || t == at) svg += group(formatted("reads%d", t), t == at, arcs_for(tape, text, t, left, top, lane));
-    return svg + "</svg>\n";
+    svg += "</svg>\n";
+    return svg;
 }
 
 // ===========================================================================

@@ -71,6 +71,13 @@ inline void add_lanes(float* into, const float* x, size_t n) {
     for (; i < n; i++) into[i] += x[i];
 }
 
+// exp_f in every lane of x[0], ..., x[n-1], one lane at a time: the bits of
+// exp_lanes below, slower, but far less code to compile (the lessons use it).
+inline void exp_each_lane(Lanes* x, int n) {
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < LANES; j++) x[i][j] = exp_f(x[i][j]);
+}
+
 // exp_f (common/maths.hpp) in every lane of x[0], ..., x[N-1], in place, with
 // exp_f's bits. With g++ (9 or later) and clang++ it is exp_d's arithmetic on
 // vectors of four doubles; the only difference is how 2^k is made: k is read
@@ -159,8 +166,7 @@ ALWAYS_INLINE void exp_lanes(Lanes* x) {
 #else
 template <int N>
 inline void exp_lanes(Lanes* x) {
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < LANES; j++) x[i][j] = exp_f(x[i][j]);
+    exp_each_lane(x, N);
 }
 #endif
 
