@@ -285,13 +285,14 @@ inline void level_backward_lanes(float* din, float* dgain, float* dbias, const f
 // and value side by side; head h uses its SIZE numbers of each. For each letter
 // t and head, score every s <= t (the causal mask is where the loop stops),
 // softmax, and add up the values. found (T,W); weights (HEADS,T,T), 0 above the diagonal.
-inline void attend_forward(float* found, float* weights, const float* lookups, int T) {
+// Letters from `first` on are read (forward_last reads only the last one on).
+inline void attend_forward(float* found, float* weights, const float* lookups, int T, int first = 0) {
     // BEGIN SOLUTION exercise tiny.1: attend (chapter_tiny/exercises/ex1_Attend.cpp)
     // STUB: for (int i = 0; i < T * WIDTH; i++) found[i] = 0.0f;
     // STUB: for (int i = 0; i < HEADS * T * T; i++) weights[i] = 0.0f;
-    // STUB: (void)lookups;
+    // STUB: (void)lookups, (void)first;
     const float scale = 1.0f / std::sqrt(float(SIZE));
-    for (int t = 0; t < T; t++) {
+    for (int t = first; t < T; t++) {
         for (int h = 0; h < HEADS; h++) {
             const float* query = lookups + t * 3 * WIDTH + h * SIZE;
             float* row = weights + (h * T + t) * T;
@@ -376,9 +377,6 @@ static_assert(SIZE == LANES, "a head's numbers fill one Lanes");
 
 // Letters from `first` on (rounded down to a multiple of eight) are read: each
 // letter's reading depends on the letters before it only through their keys and values.
-// EXP takes the exps of the weights: exp_lanes_all (the trainer's), or
-// exp_each_lane (the lessons': the same bits, for far less code to compile).
-template <void (*EXP)(Lanes*, int) = exp_lanes_all>
 inline void attend_forward_lanes(float* found, float* weights, const float* lookups, int T, int first = 0) {
     const float scale = 1.0f / std::sqrt(float(SIZE));
     // A window into this gives -infinity in the lanes before lane d, 0 from there on.
@@ -402,7 +400,7 @@ inline void attend_forward_lanes(float* found, float* weights, const float* look
                 biggest = max_lanes(row[s], biggest);
             }
             for (int s = 0; s <= last; s++) row[s] = row[s] - biggest;
-            EXP(row, last + 1);
+            exp_lanes_all(row, last + 1);
             Lanes total = same_lanes(0.0f);
             for (int s = 0; s <= last; s++) total += row[s];
             Lanes mix[SIZE];
@@ -413,10 +411,25 @@ inline void attend_forward_lanes(float* found, float* weights, const float* look
                 UNROLLED for (int i = 0; i < SIZE; i++) mix[i] += row[s] * same_lanes(value[i]);
                 store_lanes(weights + (h * SEATS + s) * SEATS + t0, row[s]);
             }
+            for (int s = 0; s <= last; s++)  // lanes past the last letter read with no query: keep 0 there
+                for (int l = letters; l < LANES; l++) weights[(h * SEATS + s) * SEATS + t0 + l] = 0.0f;
             for (int l = 0; l < letters; l++)
                 for (int i = 0; i < SIZE; i++) found[(t0 + l) * WIDTH + h * SIZE + i] = mix[i][l];
         }
     }
+}
+
+// The lessons' attention: the chapter's attend_forward above, its weights then
+// put in the tape's order by key, [head][s][t] (stride SEATS), as
+// attend_forward_lanes keeps them. The same bits as the trainer's, for far less
+// code to compile.
+[[gnu::noinline]] inline void attend_forward_by_key(float* found, float* weights, const float* lookups, int T,
+                                                    int first = 0) {
+    float by_letter[HEADS * SEATS * SEATS];  // (HEADS,T,T), as attend_forward writes them
+    attend_forward(found, by_letter, lookups, T, first);
+    for (int h = 0; h < HEADS; h++)
+        for (int t = first; t < T; t++)
+            for (int s = 0; s < T; s++) weights[(h * SEATS + s) * SEATS + t] = by_letter[(h * T + t) * T + s];
 }
 
 // dvalue and dkey (d lookups) of keys s0 .. s0+KEYS-1 of head h, for attend_backward_lanes.
@@ -756,8 +769,7 @@ inline void next_letter_probabilities_lanes(Tape& tape, int first = 0) {
 // The forward pass runs its layers one of two ways, with the same bits
 // (tests/tiny_model_test.cpp checks each layer both ways): one number at a
 // time, the plain loops, which the lessons run and which compile quickly; or
-// eight at a time, which the trainer runs. Attention is eight letters at a time in
-// both; the lessons' takes its exps one lane at a time.
+// eight at a time, which the trainer runs.
 struct OneAtATime {
     static void multiply(float* out, const float* in, const float* M, int T, int K, int N) {  // out += in · M
         multiply_plain(out, in, M, T, K, N);
@@ -767,7 +779,7 @@ struct OneAtATime {
         multiply_plain(out, in, M, T, K, N);
     }
     static constexpr auto level = level_forward;
-    static constexpr auto attend = attend_forward_lanes<exp_each_lane>;
+    static constexpr auto attend = attend_forward_by_key;
     static constexpr auto gelu = gelu_forward;
     static constexpr auto probabilities = next_letter_probabilities;
 };
@@ -776,7 +788,7 @@ struct EightAtATime {
     static constexpr auto multiply = multiply_forward;
     static constexpr auto multiply_fresh = multiply_forward_fresh;
     static constexpr auto level = level_forward_lanes;
-    static constexpr auto attend = attend_forward_lanes<exp_lanes_all>;
+    static constexpr auto attend = attend_forward_lanes;
     static constexpr auto gelu = gelu_forward_lanes;
     static constexpr auto probabilities = next_letter_probabilities_lanes;
 };

@@ -217,6 +217,11 @@ const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the lett
     return formatted("<g id=\"%s\"%s>\n%s</g>\n", id.c_str(), visible ? "" : " display=\"none\"", inside.c_str());
 }
 
+// The start of group "reads<i>" (shown, or hidden until the page shows it); "</g>\n" ends it.
+[[gnu::cold]] inline void open_group(std::string& out, int i, bool visible) {
+    append_formatted(out, "<g id=\"reads%d\"%s>\n", i, visible ? "" : " display=\"none\"");
+}
+
 // A darker blue for more weight.
 [[gnu::cold]] inline std::string ink(float w) { return svg_colour(heat_colour(std::fmin(1.0f, 0.3f + 0.7f * w), false)); }
 
@@ -228,12 +233,13 @@ const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the lett
     const double left = TRIANGLE_LEFT, top = TRIANGLE_TOP;
     const double W = left + T * CELL + 20, H = top + T * CELL + 20;
     std::string svg = svg_open(int(W), int(H));
-    add_text(svg, left, 24, formatted("%s reading \"%s\"", head_name(b, h).c_str(), text.c_str()), "start", 0, 14);
+    add_text_formatted(svg, left, 24, "start", 14, "%s reading \"%s\"", head_name(b, h).c_str(), text.c_str());
     add_text(svg, left, 42, "row: the letter reading; column: the letter read; area: the weight", "start", 0, 11);
     for (int t = 0; t < T; t++) {
         const double y = top + t * CELL;
-        add_text(svg, left - 6, y + CELL - 2, formatted("%d %c", t, shown(text[t])), "end", 0, 10);
-        add_text(svg, left + (t + 0.5) * CELL, top - 4, std::string(1, shown(text[t])), "middle", 0, 10);
+        const char letter[] = {shown(text[t]), '\0'};
+        add_text_formatted(svg, left - 6, y + CELL - 2, "end", 10, "%d %c", t, letter[0]);
+        add_text(svg, left + (t + 0.5) * CELL, top - 4, letter, "middle", 0, 10);
         add_line(svg, left, y + CELL, left + (t + 1) * CELL, y + CELL, "#eeeeee");
         for (int s = 0; s <= t; s++) {
             const double side = CELL * std::sqrt(double(weight(tape, b, h, t, s)));
@@ -243,17 +249,16 @@ const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the lett
     add_line(svg, left, top, left + T * CELL, top + T * CELL, "#bbbbbb");  // the diagonal
     for (int t = 0; t < T; t++) {
         if (!every_row && t != row) continue;
-        std::string reads;
-        add_path(reads, formatted("M%.1f,%.1f h%.1f v%.1f H%.1f Z", left, top + t * CELL, (t + 1) * CELL, CELL, left),
-                 "#b2182b", 1);  // the row, outlined
+        open_group(svg, t, t == row);
+        append_formatted(svg, "<path d=\"M%.1f,%.1f h%.1f v%.1f H%.1f Z\" fill=\"none\" stroke=\"#b2182b\" stroke-width=\"1\"/>\n",
+                         left, top + t * CELL, (t + 1) * CELL, CELL, left);  // the row, outlined
         const double x = left + T * CELL - 8;
-        add_text(reads, x, top + 16, formatted("row %d '%c' reads:", t, shown(text[t])), "end", 0, 12);
+        add_text_formatted(svg, x, top + 16, "end", 12, "row %d '%c' reads:", t, shown(text[t]));
         std::vector<int> top5 = top_reads(tape, b, h, t, 5);
         for (size_t i = 0; i < top5.size(); i++)
-            add_text(reads, x, top + 32 + 15 * i,
-                     formatted("'%c' at %d: %.0f%%", shown(text[top5[i]]), top5[i], 100.0 * weight(tape, b, h, t, top5[i])),
-                     "end", 0, 12);
-        svg += group(formatted("reads%d", t), t == row, reads);
+            add_text_formatted(svg, x, top + 32 + 15 * i, "end", 12, "'%c' at %d: %.0f%%", shown(text[top5[i]]), top5[i],
+                               100.0 * weight(tape, b, h, t, top5[i]));
+        svg += "</g>\n";
     }
     svg += "</svg>\n";
     return svg;
@@ -261,8 +266,8 @@ const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the lett
 
 // The arcs: one lane per head, the sentence along each; from letter t an arc
 // back to each letter it reads, darker and wider for more weight.
-[[gnu::cold]] inline std::string arcs_for(const Tape& tape, const std::string& text, int t, double left, double top, double lane) {
-    std::string out;
+[[gnu::cold]] inline void add_arcs(std::string& out, const Tape& tape, const std::string& text, int t, double left, double top,
+                                   double lane) {
     for (int b = 0; b < BLOCKS; b++)
         for (int h = 0; h < HEADS; h++) {
             const double base = top + (b * HEADS + h) * lane + lane - 16;  // where the arcs land
@@ -278,7 +283,8 @@ const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the lett
                 add_path(out, d, ink(w).c_str(), 0.5 + 3.0 * w);
             }
             const size_t letter = out.size();
-            add_text(out, xt, base + 12, std::string(1, shown(text[t])), "middle", 0, 11);
+            const char shown_letter[] = {shown(text[t]), '\0'};
+            add_text(out, xt, base + 12, shown_letter, "middle", 0, 11);
             out.insert(letter + 6, RED);
             std::string reads;
             for (int s : top_reads(tape, b, h, t, 3))
@@ -286,7 +292,6 @@ const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the lett
                                  100.0 * weight(tape, b, h, t, s));
             add_text(out, left + tape.T * CELL + 12, base - 4, reads, "start", 0, 11);
         }
-    return out;
 }
 
 // Every head's arcs from letter `at`; with every_letter (the page), each letter's
@@ -295,17 +300,23 @@ const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the lett
     const double left = ARCS_LEFT, top = ARCS_TOP, lane = LANE;
     const double W = left + tape.T * CELL + 270, H = top + BLOCKS * HEADS * lane + 10;
     std::string svg = svg_open(int(W), int(H));
-    add_text(svg, left, 22, formatted("Where each head looks from a letter of \"%s\"", text.c_str()), "start", 0, 14);
+    add_text_formatted(svg, left, 22, "start", 14, "Where each head looks from a letter of \"%s\"", text.c_str());
     add_text(svg, left, 38, "each arc runs back to a letter it reads; darker reads more", "start", 0, 11);
     for (int b = 0; b < BLOCKS; b++)
         for (int h = 0; h < HEADS; h++) {
             const double base = top + (b * HEADS + h) * lane + lane - 16;
             add_text(svg, 8, base - 4, head_name(b, h), "start", 0, 12);
-            for (int s = 0; s < tape.T; s++)
-                add_text(svg, left + (s + 0.5) * CELL, base + 12, std::string(1, shown(text[s])), "middle", 0, 11);
+            for (int s = 0; s < tape.T; s++) {
+                const char letter[] = {shown(text[s]), '\0'};
+                add_text(svg, left + (s + 0.5) * CELL, base + 12, letter, "middle", 0, 11);
+            }
         }
     for (int t = 0; t < tape.T; t++)
-        if (every_letter || t == at) svg += group(formatted("reads%d", t), t == at, arcs_for(tape, text, t, left, top, lane));
+        if (every_letter || t == at) {
+            open_group(svg, t, t == at);
+            add_arcs(svg, tape, text, t, left, top, lane);
+            svg += "</g>\n";
+        }
     svg += "</svg>\n";
     return svg;
 }

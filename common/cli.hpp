@@ -23,6 +23,17 @@ inline std::string& program_name() {
     return name;
 }
 
+// printf's work into a string, for a function that takes printf's arguments (formatted).
+[[gnu::cold]] inline std::string formatted_list(const char* format, std::va_list args) {
+    std::va_list again;
+    va_copy(again, args);
+    const int length = std::vsnprintf(nullptr, 0, format, args);
+    std::string text(length > 0 ? size_t(length) : 0, '\0');
+    std::vsnprintf(&text[0], text.size() + 1, format, again);
+    va_end(again);
+    return text;
+}
+
 // Like printf, into a string: one call where a chain of + and to_string would
 // cost the compiler a lot more code.
 // (MinGW-w64's C library is the ANSI one here, so its formats are GNU's: %zu.)
@@ -32,14 +43,10 @@ inline std::string& program_name() {
 [[gnu::cold, gnu::format(printf, 1, 2)]]
 #endif
 inline std::string formatted(const char* format, ...) {
-    std::va_list args, again;
+    std::va_list args;
     va_start(args, format);
-    va_copy(again, args);
-    const int length = std::vsnprintf(nullptr, 0, format, args);
+    std::string text = formatted_list(format, args);
     va_end(args);
-    std::string text(length > 0 ? size_t(length) : 0, '\0');
-    std::vsnprintf(&text[0], text.size() + 1, format, again);
-    va_end(again);
     return text;
 }
 
@@ -207,12 +214,15 @@ inline std::string name_of(const std::string& file) { return file.substr(file.fi
 // (Two programs writing one file at the same moment is not supported: one of
 // them then fails with "cannot write", and neither leaves half a file.)
 [[gnu::cold]] inline void remove_leftover_temporaries(const std::string& path) {
-    const std::string prefix = name_of(path) + ".tmp";
-    const std::string folder = path.substr(0, path.size() - name_of(path).size());  // "" for a bare name
-    for (const std::string& name : files_in(folder.empty() ? "." : folder))
-        if (name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
-            name.find_first_not_of("0123456789", prefix.size()) == std::string::npos)
-            std::remove((folder + name).c_str());
+    const std::string prefix = formatted("%s.tmp", name_of(path).c_str());
+    const std::string folder = path.substr(0, path.size() + 4 - prefix.size());  // "" for a bare name
+    const std::string names = files_in(folder.empty() ? "." : folder);
+    for (size_t at = 0; at < names.size(); at += std::strlen(&names[at]) + 1) {
+        const char* name = &names[at];
+        const char* pid = name + prefix.size();  // what follows the prefix, when name starts with it
+        if (std::strncmp(name, prefix.c_str(), prefix.size()) == 0 && *pid && pid[std::strspn(pid, "0123456789")] == '\0')
+            std::remove(formatted("%s%s", folder.c_str(), name).c_str());
+    }
 }
 
 // Write to a temporary file beside the target, flush it to disk, then put it in
@@ -226,25 +236,25 @@ inline std::string name_of(const std::string& file) { return file.substr(file.fi
     bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
     ok = flush_to_disk(f) && ok;
     ok = (std::fclose(f) == 0) && ok;
-    std::string why = ok ? "" : std::strerror(errno);
+    const char* why = ok ? "" : std::strerror(errno);
     // The interrupted-training test sets SLOW_WRITE_MS to kill a program mid-write.
     if (const char* ms = std::getenv("SLOW_WRITE_MS"); ok && ms) pause_ms(std::atoi(ms));
     if (ok) why = replace_file(temporary, path);
-    if (!why.empty()) {
+    if (*why) {
         std::remove(temporary.c_str());
-        fail(formatted("cannot write '%s': %s", path.c_str(), why.c_str()));
+        fail(formatted("cannot write '%s': %s", path.c_str(), why));
     }
 }
 
 // For an option naming a folder (--svg DIR): it must exist, checked before any
 // work, so a wrong name is reported at once and nothing is half done.
-[[gnu::cold]] inline void require_folder(const std::string& option, const std::string& folder) {
+[[gnu::cold]] inline void require_folder(const char* option, const std::string& folder) {
     if (!is_folder(folder))
-        fail(formatted("%s: the folder '%s' does not exist; create it first", option.c_str(), folder.c_str()));
+        fail(formatted("%s: the folder '%s' does not exist; create it first", option, folder.c_str()));
 }
 
 // For an option naming a file to write (--out FILE): the folder it goes in must exist.
-[[gnu::cold]] inline void require_folder_of(const std::string& option, const std::string& file) {
-    if (name_of(file).empty()) fail(formatted("%s needs a file name, got '%s'", option.c_str(), file.c_str()));
+[[gnu::cold]] inline void require_folder_of(const char* option, const std::string& file) {
+    if (name_of(file).empty()) fail(formatted("%s needs a file name, got '%s'", option, file.c_str()));
     require_folder(option, folder_of(file));
 }

@@ -72,7 +72,7 @@ inline void add_lanes(float* into, const float* x, size_t n) {
 }
 
 // exp_f in every lane of x[0], ..., x[n-1], one lane at a time: the bits of
-// exp_lanes below, slower, but far less code to compile (the lessons use it).
+// exp_lanes below, slower, but far less code (the plain build's exp_lanes).
 inline void exp_each_lane(Lanes* x, int n) {
     for (int i = 0; i < n; i++)
         for (int j = 0; j < LANES; j++) x[i][j] = exp_f(x[i][j]);

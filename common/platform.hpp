@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
-#include <vector>
 #include <sys/types.h>
 #include <sys/stat.h>  // stat: is a path a folder
 
@@ -70,21 +69,23 @@ inline bool is_folder(std::string path) {
     return stat(path.c_str(), &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR;
 }
 
-// The names (not paths) of the files in a folder; empty if it cannot be read.
-inline std::vector<std::string> files_in(const std::string& folder) {
-    std::vector<std::string> names;
+// The names (not paths) of the files in a folder, each followed by a '\0' (no
+// name holds one); empty if it cannot be read. One string, not a vector of
+// them: that costs every program that writes a file much more code to compile.
+inline std::string files_in(const std::string& folder) {
+    std::string names;
 #ifdef _WIN32
     bool ends_in_separator = !folder.empty() && std::strchr(PATH_SEPARATORS, folder.back());
     _finddata_t found;
     std::intptr_t search = _findfirst((folder + (ends_in_separator ? "*" : "\\*")).c_str(), &found);
     if (search == -1) return names;
-    do names.push_back(found.name);
+    do names.append(found.name, std::strlen(found.name) + 1);
     while (_findnext(search, &found) == 0);
     _findclose(search);
 #else
     DIR* dir = opendir(folder.c_str());
     if (!dir) return names;
-    while (dirent* entry = readdir(dir)) names.push_back(entry->d_name);
+    while (dirent* entry = readdir(dir)) names.append(entry->d_name, std::strlen(entry->d_name) + 1);
     closedir(dir);
 #endif
     return names;
@@ -103,7 +104,7 @@ inline bool flush_to_disk(std::FILE* f) {
 
 // Puts the file `from` in the place of `to` in one step, replacing any file
 // already there. Returns "" or why it failed.
-inline std::string replace_file(const std::string& from, const std::string& to) {
+inline const char* replace_file(const std::string& from, const std::string& to) {
 #ifdef _WIN32
     // rename() on Windows refuses to replace a file that exists; MoveFileExA
     // replaces it, and with WRITE_THROUGH returns once the move is on the disk.
@@ -113,7 +114,9 @@ inline std::string replace_file(const std::string& from, const std::string& to) 
     if (code == 3) return "the folder does not exist";
     if (code == 5) return "access denied (a folder of that name, or a read-only file?)";
     if (code == 32) return "the file is open in another program";
-    return "Windows error " + std::to_string(code);
+    static char why[32];
+    std::snprintf(why, sizeof why, "Windows error %lu", code);
+    return why;
 #else
     if (std::rename(from.c_str(), to.c_str()) == 0) return "";
     return std::strerror(errno);

@@ -122,22 +122,37 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
     va_end(again);
 }
 
-[[gnu::cold]] inline void add_escaped(std::string& out, const std::string& s) {
-    for (char c : s) {
-        if (c == '&') out += "&amp;";
-        else if (c == '<') out += "&lt;";
-        else if (c == '>') out += "&gt;";
-        else out += c;
+[[gnu::cold]] inline void add_escaped(std::string& out, const char* s) {
+    for (; *s; s++) {
+        if (*s == '&') out += "&amp;";
+        else if (*s == '<') out += "&lt;";
+        else if (*s == '>') out += "&gt;";
+        else out += *s;
     }
 }
 // anchor: "start", "middle" or "end"; rotate: degrees about (x, y).
-[[gnu::cold]] inline void add_text(std::string& out, double x, double y, const std::string& s, const char* anchor = "middle",
+// (Text written out is passed as it is, not made into a std::string at each call.)
+[[gnu::cold]] inline void add_text(std::string& out, double x, double y, const char* s, const char* anchor = "middle",
                                    int rotate = 0, int size = 12) {
     append_formatted(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\"", x, y, anchor, size);
     if (rotate) append_formatted(out, " transform=\"rotate(%d %.1f %.1f)\"", rotate, x, y);
     out += ">";
     add_escaped(out, s);
     out += "</text>\n";
+}
+[[gnu::cold]] inline void add_text(std::string& out, double x, double y, const std::string& s, const char* anchor = "middle",
+                                   int rotate = 0, int size = 12) {
+    add_text(out, x, y, s.c_str(), anchor, rotate, size);
+}
+// add_text, its text made as printf makes it: one call where a string made and
+// freed at each would cost the compiler much more code.
+[[gnu::cold, gnu::format(printf, 6, 7)]] inline void add_text_formatted(std::string& out, double x, double y,
+                                                                      const char* anchor, int size, const char* format, ...) {
+    std::va_list args;
+    va_start(args, format);
+    const std::string text = formatted_list(format, args);
+    va_end(args);
+    add_text(out, x, y, text.c_str(), anchor, 0, size);
 }
 [[gnu::cold]] inline void add_rect(std::string& out, double x, double y, double w, double h, const char* fill) {
     append_formatted(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", x, y, w, h, fill);
@@ -151,7 +166,7 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
 
 [[gnu::cold]] inline std::string svg_escape(const std::string& s) {
     std::string out;
-    add_escaped(out, s);
+    add_escaped(out, s.c_str());
     return out;
 }
 [[gnu::cold]] inline std::string svg_open(int width, int height) {
