@@ -36,7 +36,9 @@ need() {  # need COMMAND PACKAGE: is COMMAND there?
 # kept running for the whole run (Wine's start-up is the slow part).
 if need "$MINGW" g++-mingw-w64-x86-64-posix && need wine wine64; then
   export WINEPREFIX=$PWD/build/wine WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="  # no .NET or Gecko prompts
-  [ -f "$WINEPREFIX/system.reg" ] || { echo "making the Wine prefix $WINEPREFIX"; wineboot --init > /dev/null 2>&1; }
+  # wineboot returns before the new prefix is finished; wineserver -w waits for
+  # that, or the first tests meet a wineserver that restarts under them.
+  [ -f "$WINEPREFIX/system.reg" ] || { echo "making the Wine prefix $WINEPREFIX"; wineboot --init > /dev/null 2>&1; wineserver -w; }
   wineserver --persistent
   target "Windows (MinGW-w64, under Wine)" windows CXX="$MINGW" EXE=.exe LDFLAGS=-static BUILD=build/windows \
     RUN="bash $PWD/tests/run_wine.sh" TEXT_CRLF=1
