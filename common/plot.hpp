@@ -215,15 +215,21 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
 // ---------------------------------------------------------------------------
 // Line charts
 
-[[gnu::cold]] inline std::string svg_line_chart(const LineChart& c) {
-    const double W = 680, H = 400, left = 70, right = 160, top = 40, bottom = 55;
-    const double pw = W - left - right, ph = H - top - bottom;
+// The ranges a chart's axes cover: every series' values (or y_min and y_max if
+// given) and the x values.
+[[gnu::cold]] inline void chart_ranges(const LineChart& c, float& ylo, float& yhi, float& xlo, float& xhi) {
     std::vector<float> all;
     for (const Series& s : c.series)
         for (float y : s.y) all.push_back(y);
-    float ylo, yhi, xlo, xhi;
     value_range(all, ylo, yhi, c.y_min, c.y_max);
     value_range(c.x, xlo, xhi);
+}
+
+[[gnu::cold]] inline std::string svg_line_chart(const LineChart& c) {
+    const double W = 680, H = 400, left = 70, right = 160, top = 40, bottom = 55;
+    const double pw = W - left - right, ph = H - top - bottom;
+    float ylo, yhi, xlo, xhi;
+    chart_ranges(c, ylo, yhi, xlo, xhi);
     std::vector<double> yt = nice_ticks(ylo, yhi), xt = nice_ticks(xlo, xhi);
     double y0 = std::fmin(ylo, yt.front()), y1 = std::fmax(yhi, yt.back());
     auto px = [&](double x) { return left + (x - xlo) / (xhi - xlo) * pw; };
@@ -258,12 +264,8 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
 
 // A width x height grid of marks, y labels on the left, x labels below, a legend.
 [[gnu::cold]] inline std::string text_line_chart(const LineChart& c, bool fancy, int width = 60, int height = 12) {
-    std::vector<float> all;
-    for (const Series& s : c.series)
-        for (float y : s.y) all.push_back(y);
     float ylo, yhi, xlo, xhi;
-    value_range(all, ylo, yhi, c.y_min, c.y_max);
-    value_range(c.x, xlo, xhi);
+    chart_ranges(c, ylo, yhi, xlo, xhi);
     const int OVERLAP = 99;  // two or more series in one cell
     bool overlap = false;
     std::vector<int> grid(size_t(height) * width, -1);  // (height x width): series index, OVERLAP or -1
