@@ -84,7 +84,7 @@ $(BUILD)/portable/tiny_train_plain_lanes$(EXE): chapter_tiny/tiny_train.cpp $(HE
 	$(CXX) $(CXXFLAGS) -O0 -DLANES_PLAIN -Ichapter_tiny $< -o $@ $(LDLIBS)
 
 run: all
-	@bash tests/run_lessons.sh $(BUILD)
+	@EXERCISES="$(EXERCISES)" bash tests/run_lessons.sh $(BUILD)
 
 test: all
 	@RUN="$(RUN)" EXERCISES="$(EXERCISES)" bash tests/run_tests.sh $(BUILD)

@@ -59,17 +59,7 @@ run_check() {  # run_check CHECK: its output to check_log, its exit status to ch
   esac
   echo $? > "$log.status"
 }
-# EXERCISES (make test EXERCISES=...): the chapters whose exercises are checked,
-# "all" (the default), "none", or a list of chapter folders.
-exercises=${EXERCISES:-all}
-wanted() {  # wanted PATH: is PATH checked? Only an exercise of a chapter left out is not.
-  case "$1" in
-    *chapter*/exercises/*)
-      local chapter; chapter=$(basename "${1%%/exercises/*}")
-      [ "$exercises" = all ] || [[ " $exercises " == *" $chapter "* ]] ;;
-    *) true ;;
-  esac
-}
+source tests/wanted.sh  # exercises, wanted: what EXERCISES asks for
 needs_exercises=(tests/check_grader.sh)  # the grader's checks: with every exercise only
 checks=()
 for check in tests/check_*.sh tests/*.cpp; do
