@@ -250,8 +250,8 @@ const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the lett
     for (int t = 0; t < T; t++) {
         if (!every_row && t != row) continue;
         open_group(svg, t, t == row);
-        append_formatted(svg, "<path d=\"M%.1f,%.1f h%.1f v%.1f H%.1f Z\" fill=\"none\" stroke=\"#b2182b\" stroke-width=\"1\"/>\n",
-                         left, top + t * CELL, (t + 1) * CELL, CELL, left);  // the row, outlined
+        add_path(svg, formatted("M%.1f,%.1f h%.1f v%.1f H%.1f Z", left, top + t * CELL, (t + 1) * CELL, CELL, left),
+                 "#b2182b", 1);  // the row, outlined
         const double x = left + T * CELL - 8;
         add_text_formatted(svg, x, top + 16, "end", 12, "row %d '%c' reads:", t, shown(text[t]));
         std::vector<int> top5 = top_reads(tape, b, h, t, 5);

@@ -23,15 +23,18 @@ inline std::string& program_name() {
     return name;
 }
 
-// printf's work into a string, for a function that takes printf's arguments (formatted).
-[[gnu::cold]] inline std::string formatted_list(const char* format, std::va_list args) {
+// printf onto the end of `out`, for a function that takes printf's arguments
+// (formatted below, plot.hpp's append_formatted).
+[[gnu::cold]] inline void append_formatted_list(std::string& out, const char* format, std::va_list args) {
     std::va_list again;
     va_copy(again, args);
     const int length = std::vsnprintf(nullptr, 0, format, args);
-    std::string text(length > 0 ? size_t(length) : 0, '\0');
-    std::vsnprintf(&text[0], text.size() + 1, format, again);
+    if (length > 0) {
+        const size_t end = out.size();
+        out.resize(end + size_t(length));
+        std::vsnprintf(&out[end], size_t(length) + 1, format, again);
+    }
     va_end(again);
-    return text;
 }
 
 // Like printf, into a string: one call where a chain of + and to_string would
@@ -43,9 +46,10 @@ inline std::string& program_name() {
 [[gnu::cold, gnu::format(printf, 1, 2)]]
 #endif
 inline std::string formatted(const char* format, ...) {
+    std::string text;
     std::va_list args;
     va_start(args, format);
-    std::string text = formatted_list(format, args);
+    append_formatted_list(text, format, args);
     va_end(args);
     return text;
 }
@@ -214,8 +218,8 @@ inline std::string name_of(const std::string& file) { return file.substr(file.fi
 // (Two programs writing one file at the same moment is not supported: one of
 // them then fails with "cannot write", and neither leaves half a file.)
 [[gnu::cold]] inline void remove_leftover_temporaries(const std::string& path) {
-    const std::string prefix = formatted("%s.tmp", name_of(path).c_str());
-    const std::string folder = path.substr(0, path.size() + 4 - prefix.size());  // "" for a bare name
+    const std::string name = name_of(path), prefix = formatted("%s.tmp", name.c_str());
+    const std::string folder = path.substr(0, path.size() - name.size());  // "" for a bare name
     const std::string names = files_in(folder.empty() ? "." : folder);
     for (size_t at = 0; at < names.size(); at += std::strlen(&names[at]) + 1) {
         const char* name = &names[at];

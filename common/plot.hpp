@@ -109,17 +109,10 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
 
 // printf onto the end of `out`.
 [[gnu::cold, gnu::format(printf, 2, 3)]] inline void append_formatted(std::string& out, const char* format, ...) {
-    std::va_list args, again;
+    std::va_list args;
     va_start(args, format);
-    va_copy(again, args);
-    const int length = std::vsnprintf(nullptr, 0, format, args);
+    append_formatted_list(out, format, args);
     va_end(args);
-    if (length > 0) {
-        const size_t end = out.size();
-        out.resize(end + size_t(length));
-        std::vsnprintf(&out[end], size_t(length) + 1, format, again);
-    }
-    va_end(again);
 }
 
 [[gnu::cold]] inline void add_escaped(std::string& out, const char* s) {
@@ -148,9 +141,10 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
 // freed at each would cost the compiler much more code.
 [[gnu::cold, gnu::format(printf, 6, 7)]] inline void add_text_formatted(std::string& out, double x, double y,
                                                                       const char* anchor, int size, const char* format, ...) {
+    std::string text;
     std::va_list args;
     va_start(args, format);
-    const std::string text = formatted_list(format, args);
+    append_formatted_list(text, format, args);
     va_end(args);
     add_text(out, x, y, text.c_str(), anchor, 0, size);
 }

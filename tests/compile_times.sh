@@ -18,6 +18,7 @@ LIMIT=${LIMIT:-2}
 read -r -a flags <<< "-std=c++17 $OPT -Wall -Wextra -Wpedantic -Werror -ffp-contract=off -Icommon"
 files=("$@")
 [ ${#files[@]} -gt 0 ] || files=(chapter*/*.cpp chapter*/*/*.cpp tests/*.cpp)
+lessons=$(bash tests/lessons.sh | cut -f1 | tr '\n' ' ')
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -38,19 +39,13 @@ for src in "${files[@]}"; do
     [ "$t" = fail ] && { best=fail; break; }
     if [ -z "$best" ] || awk "BEGIN { exit !($t < $best) }"; then best=$t; fi
   done
-  # A lesson (a "// Book section:" line, as tests/lessons.sh finds them) or an
-  # exercise is held to the limit; the tools (tiny_train, lab5_runs) and
-  # tests/ may take longer.
-  lesson=no
-  case "$src" in
-    */exercises/*) lesson=yes ;;
-    chapter*) grep -q '^// Book section:' "$src" && lesson=yes ;;
-  esac
-  case "$lesson" in
-    no) note="" ;;
-    *) if [ "$best" = fail ] || awk "BEGIN { exit !($best > $LIMIT) }"; then
+  # A lesson or an exercise (what tests/lessons.sh lists) is held to the limit;
+  # the tools (tiny_train, lab5_runs) and tests/ may take longer.
+  case " $lessons " in
+    *" ${src%.cpp} "*) if [ "$best" = fail ] || awk "BEGIN { exit !($best > $LIMIT) }"; then
          note="  OVER ${LIMIT} s"; over=$((over + 1))
        else note=""; fi ;;
+    *) note="" ;;
   esac
   [ "$best" = fail ] || total=$(awk "BEGIN { print $total + $best }")
   printf '%6s  %s%s\n' "$best" "$src" "$note"
