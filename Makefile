@@ -39,14 +39,16 @@ HEADERS  := $(wildcard common/*.hpp chapter*/*.hpp chapter*/*/*.hpp tests/*.hpp)
 .DEFAULT_GOAL := all
 
 # tiny_train's fast build: the same source with AVX2 (eight floats per
-# instruction) where this machine has it; `make FAST=` leaves it out. The other
-# two builds are for tests/check_tiny_fast.sh, which checks that all three write
-# the same checkpoint bytes: one at -O0 without FAST, one at -O0 with the plain
-# struct Lanes that compilers other than g++ and clang++ get (common/lanes.hpp).
-# (Only when the compiler also builds for x86-64: not for make cross's ARM build.)
+# instruction) where this machine has it; `make FAST=` leaves it out. The
+# portable build is for tests/check_tiny_fast.sh, which checks that the two
+# write the same checkpoint bytes: at -O0, without FAST, and with the plain
+# struct Lanes that compilers other than g++ and clang++ get (common/lanes.hpp),
+# so it is as far from the fast build as a build can be. (make matrix builds the
+# vector Lanes at -O0 too.) FAST is only for a compiler that also builds for
+# x86-64: not for make cross's ARM build.
 FAST     ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && $(CXX) -dumpmachine 2>/dev/null | grep -q x86_64 && echo -mavx2)
 $(BUILD)/chapter_tiny/tiny_train $(BUILD)/tests/bench/peak: CXXFLAGS += $(FAST)
-TRAINERS := $(BUILD)/portable/tiny_train$(EXE) $(BUILD)/portable/tiny_train_plain_lanes$(EXE)
+TRAINERS := $(BUILD)/portable/tiny_train$(EXE)
 
 # The slowest compiles first, so that the last to finish is not a long one.
 all: $(TRAINERS) $(TESTBINS) $(PROGRAMS)
@@ -76,10 +78,6 @@ $(BUILD)/%$(EXE): %.cpp $(HEADERS) $(if $(PCH),$(PCH).gch)
 	$(CXX) $(CXXFLAGS) $(if $(PCH),-include $(PCH)) -I$(dir $<) $< -o $@ $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/portable/tiny_train$(EXE): chapter_tiny/tiny_train.cpp $(HEADERS)
-	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) -O0 -Ichapter_tiny $< -o $@ $(LDLIBS)
-
-$(BUILD)/portable/tiny_train_plain_lanes$(EXE): chapter_tiny/tiny_train.cpp $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS) -O0 -DLANES_PLAIN -Ichapter_tiny $< -o $@ $(LDLIBS)
 
