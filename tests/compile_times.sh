@@ -8,14 +8,17 @@
 #
 #   bash tests/compile_times.sh [REPEAT] [FILE.cpp ...]
 #   CXX=clang++ OPT=-O0 LIMIT=2 bash tests/compile_times.sh 3
+# OPT is the lessons' level and TIMED_OPT that of the TIMED programs, as the
+# Makefile has them (make compile-times passes all three).
 set -u
 cd "$(dirname "$0")/.."
 repeat=${1:-1}
 shift || true
 CXX=${CXX:-g++}
-OPT=${OPT:--O2}
+OPT=${OPT:--Og}
+TIMED_OPT=${TIMED_OPT:--O2}
+TIMED=${TIMED:-chapter_tiny/tiny_train chapter_tiny/tiny_generate chapter15/lab5_runs tests/bench/peak tests/lanes_test}
 LIMIT=${LIMIT:-2}
-read -r -a flags <<< "-std=c++17 $OPT -Wall -Wextra -Wpedantic -Werror -ffp-contract=off -Icommon"
 files=("$@")
 [ ${#files[@]} -gt 0 ] || files=(chapter*/*.cpp chapter*/*/*.cpp tests/*.cpp)
 lessons=$(bash tests/lessons.sh | cut -f1 | tr '\n' ' ')
@@ -24,13 +27,15 @@ trap 'rm -rf "$work"' EXIT
 
 # CPU seconds of one compile and link, as "user+sys" from bash's time.
 cpu_seconds() {
-  local TIMEFORMAT='%U %S' times
+  local TIMEFORMAT='%U %S' times opt=$OPT flags
+  case " $TIMED " in *" ${1%.cpp} "*) opt=$TIMED_OPT ;; esac
+  read -r -a flags <<< "-std=c++17 $opt -Wall -Wextra -Wpedantic -Werror -ffp-contract=off -Icommon"
   times=$( { time "$CXX" "${flags[@]}" -I"$(dirname "$1")" "$1" -o "$work/a.out" -pthread \
                2> "$work/errors" ; } 2>&1 ) || { cat "$work/errors" >&2; echo fail; return; }
   awk '{ printf "%.2f", $1 + $2 }' <<< "$times"
 }
 
-echo "CPU seconds to compile each program ($CXX $OPT, best of $repeat; load: $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "CPU seconds to compile each program ($CXX $OPT, the timed programs $TIMED_OPT; best of $repeat; load: $(cut -d' ' -f1-3 /proc/loadavg))"
 over=0 total=0
 for src in "${files[@]}"; do
   best=
@@ -47,6 +52,7 @@ for src in "${files[@]}"; do
        else note=""; fi ;;
     *) note="" ;;
   esac
+  case " $TIMED " in *" ${src%.cpp} "*) note="$note  (at $TIMED_OPT)" ;; esac
   [ "$best" = fail ] || total=$(awk "BEGIN { print $total + $best }")
   printf '%6s  %s%s\n' "$best" "$src" "$note"
 done

@@ -13,6 +13,11 @@
 #
 # With --golden it rewrites the golden files instead of comparing.
 #
+# make test starts each check itself, as soon as the programs it runs are built
+# (while the rest still compile): --list-checks prints the checks wanted,
+# --check CHECK runs one into BUILD/checks/, and CHECKS_RUN=1 then tells the
+# report to read them there instead of running them again.
+#
 # make cross sets RUN, a runner put before every program (and the check scripts
 # put it before theirs): Wine or qemu-aarch64; and TEXT_CRLF=1 where the
 # programs end lines with CR LF, as on Windows: goldens are then compared
@@ -24,8 +29,6 @@ cd "$(dirname "$0")/.."
 export NO_COLOR=1
 export BUILD=$build
 export RUN=${RUN:-}
-outputs=$(mktemp -d)
-trap 'rm -rf "$outputs"' EXIT
 
 passed=0 failed=0 skipped=0
 pass() { passed=$((passed + 1)); echo "PASS  $1"; }
@@ -50,9 +53,10 @@ most=${TEST_JOBS:-$((2 * cores))}
 started() {  # started: wait until fewer than $most are running
   while [ "$(jobs -rp | wc -l)" -ge "$most" ]; do wait -n 2> /dev/null || sleep 0.05; done
 }
-check_log() { local name=${1//\//__}; echo "$outputs/check__${name%.*}.log"; }
+check_log() { echo "$build/checks/$1.log"; }
 run_check() {  # run_check CHECK: its output to check_log, its exit status to check_log.status
   local log; log=$(check_log "$1")
+  mkdir -p "$(dirname "$log")"
   case "$1" in
     *.cpp) $RUN "$build/${1%.cpp}" > "$log" 2>&1 ;;
     *) bash "$1" "$build" > "$log" 2>&1 ;;
@@ -68,10 +72,16 @@ for check in tests/check_*.sh tests/*.cpp; do
   [ "$check" = tests/check_ex4_options.sh ] && ! wanted chapter20/exercises/ex4 && continue
   checks+=("$check")
 done
+case "$mode" in
+  --list-checks) printf '%s\n' "${checks[@]}"; exit 0 ;;
+  --check) run_check "$3"; exit 0 ;;
+esac
+outputs=$(mktemp -d)
+trap 'rm -rf "$outputs"' EXIT
 goldens=()
 while IFS= read -r golden; do wanted "$golden" && goldens+=("$golden"); done < <(find tests/golden -name '*.txt' | sort)
-# The checks first: the longest of them take longest.
-if [ "$mode" != --golden ]; then
+# The checks first (unless make has run them): the longest of them take longest.
+if [ "$mode" != --golden ] && [ -z "${CHECKS_RUN:-}" ]; then
   for check in "${checks[@]}"; do started; run_check "$check" & done
 fi
 for golden in "${goldens[@]}"; do

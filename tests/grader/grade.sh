@@ -57,7 +57,7 @@ trap 'exit 130' INT TERM
 mkdir -p "$work/src/file" "$work/run" "$work/out"
 
 read -r -a cxx <<< "${CXX:-g++}"  # a word or more: "clang++ -stdlib=libc++"
-read -r -a flags <<< "${CXXFLAGS:--std=c++17 -O2 -Wall -Wextra -Wpedantic -Werror -ffp-contract=off -Icommon}"
+read -r -a flags <<< "${CXXFLAGS:--std=c++17 -Og -Wall -Wextra -Wpedantic -Werror -ffp-contract=off -Icommon}"
 mapfile -t includes < <(include_flags "$reference")
 
 # The student builds against the handout's headers: solution regions cut.
