@@ -53,7 +53,7 @@ HEADERS  := $(wildcard common/*.hpp chapter*/*.hpp chapter*/*/*.hpp tests/*.hpp)
 # vector Lanes at -O0 too.) FAST is only for a compiler that also builds for
 # x86-64: not for make cross's ARM build.
 FAST     ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && $(CXX) -dumpmachine 2>/dev/null | grep -q x86_64 && echo -mavx2)
-$(BUILD)/chapter_tiny/tiny_train$(EXE) $(BUILD)/tests/bench/peak$(EXE): private CXXFLAGS += $(FAST)
+$(BUILD)/chapter_tiny/tiny_train $(BUILD)/tests/bench/peak: private CXXFLAGS += $(FAST)
 
 # TIMED: the programs make bench times (the trainers, the generator, the peak
 # kernel) and lanes_test's sweep through 8 million floats, at TIMED_OPT. An OPT
