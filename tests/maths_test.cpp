@@ -82,6 +82,7 @@ struct Differences {
 
 struct Comparison {
     long tried = 0, pairs = 0, other_zero = 0;  // other_zero: pairs (0, -0) where the C library gives the other zero
+    long library_wrong = 0;                      // values below a half that the C library's lround rounds away from 0
     Differences sqrt{"square_root"}, fabs{"absolute"}, classify{"is_nan/is_infinite/is_finite"},
         lround{"nearest_long"}, floor{"round_down"}, ceil{"round_up"}, fmin{"min_number"}, fmax{"max_number"};
 };
@@ -101,7 +102,12 @@ static void compare_one(T value, Comparison& c) {
     c.classify.note(is_nan(x) != bool(std::isnan(x)) || is_infinite(x) != bool(std::isinf(x)) ||
                         is_finite(x) != bool(std::isfinite(x)),
                     x);
-    if (absolute(x) < LONG_RANGE) c.lround.note(nearest_long(x) != std::lround(x), x);
+    if (absolute(x) < LONG_RANGE) {
+        const long want = std::lround(x);
+        // Below a half the answer is 0; MinGW-w64's lround gives 1 for 0.49999999999999994.
+        if (absolute(x) < T(0.5) && want != 0) c.library_wrong++;
+        c.lround.note(nearest_long(x) != (absolute(x) < T(0.5) ? 0 : want), x);
+    }
     c.floor.note(!same_bits(round_down(x), T(std::floor(x))), x);
     c.ceil.note(!same_bits(round_up(x), T(std::ceil(x))), x);
 }
@@ -211,6 +217,8 @@ static void report(const Comparison& c, const char* type) {
         }
         check(d->count == 0, what.c_str());
     }
+    if (c.library_wrong)
+        std::printf("lround %s: the C library here rounds %ld values below a half away from 0\n", type, c.library_wrong);
     if (c.other_zero)
         std::printf("(0, -0) %s: the C library here gives the other zero in %ld of them\n", type, c.other_zero);
 }
