@@ -4,7 +4,6 @@
 // The listing's calculation: a score for each key, softmax weights, and the
 // weighted sum of the values (the context vector z). The first three lines are
 // what the book's PyTorch listing prints; then the variants the text describes.
-#include <cmath>
 #include <cstdio>
 #include <vector>
 

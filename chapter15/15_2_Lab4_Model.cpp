@@ -4,7 +4,6 @@
 // Before training, the wear query matches every key about equally, so each
 // of the ten positions gets about 0.1 of the weight, and the output layer
 // gives red about 1/17 of the probability: nothing useful is learned yet.
-#include <cmath>
 #include <cstdio>
 
 #include "colour_recall.hpp"

@@ -5,7 +5,6 @@
 // prefixes, its gradient by hand (colour_recall.hpp), and one Adam step. The
 // table follows the book's; the pictures are the ones Lab 5 draws. Then the
 // second run of Lab 5: the same start at a tenth of the learning rate.
-#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>

@@ -31,7 +31,6 @@
 #pragma once
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -39,6 +38,7 @@
 
 #include "cli.hpp"
 #include "lanes.hpp"   // eight floats at once, for the matrix products and attention
+#include "maths.hpp"   // square_root, is_finite, FLOAT_INFINITY
 #include "matrix.hpp"  // softmax, Rng
 
 constexpr int WIDTH = 32;              // W: the numbers that stand for one letter
@@ -168,7 +168,7 @@ inline void embed_backward(float* dtoken, float* dposition, const float* dnotebo
         const float m = sum / WIDTH;
         float spread = 0.0f;
         for (int i = 0; i < WIDTH; i++) spread += (x[i] - m) * (x[i] - m);
-        const float r = 1.0f / std::sqrt(spread / WIDTH + LEVEL_EPSILON);
+        const float r = 1.0f / square_root(spread / WIDTH + LEVEL_EPSILON);
         for (int i = 0; i < WIDTH; i++) out[t * WIDTH + i] = (x[i] - m) * r * gain[i] + bias[i];
         mean[t] = m;
         rstd[t] = r;
@@ -229,7 +229,7 @@ inline void level_forward_lanes(float* out, float* mean, float* rstd, const floa
         for (int l = 0; l < std::min(LANES, T - t0); l++) {
             const int t = t0 + l;
             mean[t] = m[l];
-            rstd[t] = 1.0f / std::sqrt(spread[l]);
+            rstd[t] = 1.0f / square_root(spread[l]);
             for (int i = 0; i < WIDTH; i += LANES)
                 store_lanes(out + t * WIDTH + i,
                             (load_lanes(in + t * WIDTH + i) - mean[t]) * rstd[t] * load_lanes(gain + i) +
@@ -291,12 +291,12 @@ inline void attend_forward(float* found, float* weights, const float* lookups, i
     // STUB: for (int i = 0; i < T * WIDTH; i++) found[i] = 0.0f;
     // STUB: for (int i = 0; i < HEADS * T * T; i++) weights[i] = 0.0f;
     // STUB: (void)lookups, (void)first;
-    const float scale = 1.0f / std::sqrt(float(SIZE));
+    const float scale = 1.0f / square_root(float(SIZE));
     for (int t = first; t < T; t++) {
         for (int h = 0; h < HEADS; h++) {
             const float* query = lookups + t * 3 * WIDTH + h * SIZE;
             float* row = weights + (h * T + t) * T;
-            float biggest = -INFINITY;
+            float biggest = -FLOAT_INFINITY;
             for (int s = 0; s <= t; s++) {
                 const float* key = lookups + s * 3 * WIDTH + WIDTH + h * SIZE;
                 float dot = 0.0f;
@@ -327,7 +327,7 @@ inline void attend_backward(float* dlookups, const float* dfound, const float* w
                             int T) {
     // BEGIN SOLUTION exercise tiny.2: attend's backward pass (chapter_tiny/exercises/ex2_Attend_Backward.cpp)
     // STUB: (void)dlookups, (void)dfound, (void)weights, (void)lookups, (void)T;
-    const float scale = 1.0f / std::sqrt(float(SIZE));
+    const float scale = 1.0f / square_root(float(SIZE));
     float dweight[SEATS];
     for (int t = 0; t < T; t++) {
         for (int h = 0; h < HEADS; h++) {
@@ -378,10 +378,10 @@ static_assert(SIZE == LANES, "a head's numbers fill one Lanes");
 // Letters from `first` on (rounded down to a multiple of eight) are read: each
 // letter's reading depends on the letters before it only through their keys and values.
 inline void attend_forward_lanes(float* found, float* weights, const float* lookups, int T, int first = 0) {
-    const float scale = 1.0f / std::sqrt(float(SIZE));
+    const float scale = 1.0f / square_root(float(SIZE));
     // A window into this gives -infinity in the lanes before lane d, 0 from there on.
     float cut[2 * LANES];
-    for (int i = 0; i < 2 * LANES; i++) cut[i] = i < LANES ? -INFINITY : 0.0f;
+    for (int i = 0; i < 2 * LANES; i++) cut[i] = i < LANES ? -FLOAT_INFINITY : 0.0f;
     for (int h = 0; h < HEADS; h++) {
         for (int t0 = first / LANES * LANES; t0 < T; t0 += LANES) {
             const int letters = std::min(LANES, T - t0), last = t0 + letters - 1;  // this block's t
@@ -391,7 +391,7 @@ inline void attend_forward_lanes(float* found, float* weights, const float* look
                 for (int l = 0; l < letters; l++) query[i][l] = lookups[(t0 + l) * 3 * WIDTH + h * SIZE + i];
             }
             Lanes row[SEATS];  // row[s]: the scores, then the weights, of the 8 letters for key s
-            Lanes biggest = same_lanes(-INFINITY);
+            Lanes biggest = same_lanes(-FLOAT_INFINITY);
             for (int s = 0; s <= last; s++) {
                 const float* key = lookups + s * 3 * WIDTH + WIDTH + h * SIZE;
                 Lanes dot = same_lanes(0.0f);
@@ -454,7 +454,7 @@ inline void attend_backward_keys(float* dlookups, const float* dfound, const flo
 
 inline void attend_backward_lanes(float* dlookups, const float* dfound, const float* weights, const float* lookups,
                                   int T) {  // weights by key, as attend_forward_lanes wrote them
-    const float scale = 1.0f / std::sqrt(float(SIZE));
+    const float scale = 1.0f / square_root(float(SIZE));
     float dscores[SEATS * SEATS];  // [s][t] for one head
     for (int h = 0; h < HEADS; h++) {
         // The queries' side, eight letters t at a time: dweight, dscore, dquery.
@@ -628,8 +628,8 @@ inline TinyModel new_model(const std::string& vocabulary, Rng& rng) {
     auto fill = [&rng](float* x, size_t n, float std_dev) {
         for (size_t i = 0; i < n; i++) x[i] = rng.normal() * std_dev;
     };
-    const float narrow = 1.0f / std::sqrt(float(WIDTH)), wide = 1.0f / std::sqrt(float(HIDDEN));
-    const float residual = 1.0f / std::sqrt(2.0f * BLOCKS);
+    const float narrow = 1.0f / square_root(float(WIDTH)), wide = 1.0f / square_root(float(HIDDEN));
+    const float residual = 1.0f / square_root(2.0f * BLOCKS);
     fill(k.token, size_t(model.V) * WIDTH, 0.1f);
     fill(k.position, SEATS * WIDTH, 0.1f);
     for (BlockKnobs& b : k.block) {
@@ -1045,7 +1045,7 @@ inline uint32_t get_u32(const std::string& bytes, size_t at) {
     for (size_t i = 0; i < values.size(); i++) {
         uint32_t bits = get_u32(bytes, CHECKPOINT_HEADER + V + 4 * i);
         std::memcpy(&values[i], &bits, 4);
-        if (!std::isfinite(values[i])) return formatted("has knob %zu that is not a finite number", i);
+        if (!is_finite(values[i])) return formatted("has knob %zu that is not a finite number", i);
     }
     model.vocabulary.assign(vocabulary, V);
     model.V = int(V);

@@ -19,18 +19,18 @@
 //
 // main checks your gradient of the mean loss over the nine training prefixes
 // against finite differences, block by block.
-#include <cmath>
 #include <cstdio>
 #include <vector>
 
 #include "../colour_recall.hpp"
+#include "maths.hpp"  // square_root, absolute, max_number
 
 void colour_backward(const Params& p, const std::vector<int>& tokens, const Forward& f, int target,
                      float loss_weight, Params& grad) {
     // BEGIN SOLUTION
     // STUB: (void)p, (void)tokens, (void)f, (void)target, (void)loss_weight, (void)grad;
     const int T = int(tokens.size()), vocab = p.bias.cols;
-    const float score_scale = 1.0f / std::sqrt(float(D_K));
+    const float score_scale = 1.0f / square_root(float(D_K));
 
     // logits = z W_out + bias, loss = -log softmax(logits)[target]
     std::vector<float> d_logits(size_t(vocab), 0.0f);
@@ -114,9 +114,9 @@ int main() {
             const double down = mean_loss(p, examples);
             A.data[i] = kept;
             numeric[i] = (up - down) / (2.0 * STEP);
-            biggest = std::fmax(biggest, std::fabs(numeric[i]));
+            biggest = max_number(biggest, absolute(numeric[i]));
         }
-        for (size_t i = 0; i < A.data.size(); i++) worst = std::fmax(worst, std::fabs(G.data[i] - numeric[i]));
+        for (size_t i = 0; i < A.data.size(); i++) worst = max_number(worst, absolute(G.data[i] - numeric[i]));
         const bool ok = biggest > 0 && worst / biggest < TOLERANCE;
         matching += ok;
         std::printf("  %-10s  %18.3e  %32s  %s\n", BLOCK_NAMES[b], biggest,

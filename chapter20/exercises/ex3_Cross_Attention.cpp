@@ -18,11 +18,11 @@
 // the blend of the values by row i's weights. matrix.hpp has matmul,
 // transpose and softmax_rows. The grader calls it on this file's sentences and
 // on random sequences of random sizes; main prints the lesson.
-#include <cmath>
 #include <cstdio>
 #include <initializer_list>
 
 #include "attention109.hpp"
+#include "maths.hpp"  // absolute, max_number
 
 constexpr int DEC = 3;  // decoder positions: the queries
 
@@ -77,7 +77,7 @@ int main() {
         float sum = 0.0f;
         for (int j = 0; j < cross.weights.cols; j++) sum += cross.weights(i, j);
         std::printf(" %.3f", sum);
-        worst = std::fmax(worst, std::fabs(sum - 1.0f));
+        worst = max_number(worst, absolute(sum - 1.0f));
     }
     std::printf("\nEvery row sums to 1: %s\n", worst < 1e-6f ? "yes" : "no");
 

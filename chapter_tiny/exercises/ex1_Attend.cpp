@@ -20,11 +20,11 @@
 //
 // main then runs your attend on what the trained model's first block looks up
 // for the chapter's sentence, and prints where its four heads look.
-#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "maths.hpp"  // square_root, absolute, FLOAT_INFINITY
 #include "../tiny_model.hpp"
 
 void attend(float* found, float* weights, const float* lookups, int T) {
@@ -32,12 +32,12 @@ void attend(float* found, float* weights, const float* lookups, int T) {
     // STUB: for (int i = 0; i < T * WIDTH; i++) found[i] = 0.0f;
     // STUB: for (int i = 0; i < HEADS * T * T; i++) weights[i] = 0.0f;
     // STUB: (void)lookups;
-    const float scale = 1.0f / std::sqrt(float(SIZE));
+    const float scale = 1.0f / square_root(float(SIZE));
     for (int t = 0; t < T; t++) {
         for (int h = 0; h < HEADS; h++) {
             const int query = t * 3 * WIDTH + h * SIZE;
             float* row = weights + (h * T + t) * T;
-            float biggest = -INFINITY;
+            float biggest = -FLOAT_INFINITY;
             for (int s = 0; s <= t; s++) {
                 const int key = s * 3 * WIDTH + WIDTH + h * SIZE;
                 float dot = 0.0f;
@@ -88,7 +88,7 @@ int main() {
                 if (s > t) above_zero = above_zero && w == 0.0f;
                 sum += w;
             }
-            rows_one = rows_one && std::fabs(sum - 1.0f) < 1e-5f;
+            rows_one = rows_one && absolute(sum - 1.0f) < 1e-5f;
         }
     std::printf("Nothing above the diagonal: %s; every row adds up to 1: %s\n\n", above_zero ? "yes" : "no",
                 rows_one ? "yes" : "no");

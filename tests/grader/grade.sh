@@ -60,8 +60,10 @@ read -r -a cxx <<< "${CXX:-g++}"  # a word or more: "clang++ -stdlib=libc++"
 read -r -a flags <<< "${CXXFLAGS:--std=c++17 -Og -Wall -Wextra -Wpedantic -Werror -ffp-contract=off -Icommon}"
 mapfile -t includes < <(include_flags "$reference")
 
-# The student builds against the handout's headers: solution regions cut.
-for header in $(needed_headers "$reference"); do
+# The student builds against the handout's headers: solution regions cut. The
+# grader's own (matrix.hpp, and the maths.hpp it includes) are copied too, so
+# that an exercise including maths.hpp alone still finds one copy of it.
+for header in $(needed_headers "$reference") $(needed_headers tests/grader/grader.hpp); do
   cut_solutions "$header" "$id" > "$work/src/$(basename "$header")" || exit 2  # other exercises' answers stay
 done
 # Data files a test file names on a "// Files:" line are copied into the run folder.
