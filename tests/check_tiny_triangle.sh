@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # What tiny_2_No_Peeking prints, read back: in the triangle, row t has exactly
-# t + 1 marks (nothing above the diagonal), and for every row, --row lists the
-# letters 0..t and their printed percentages add up to 100% (within the
-# rounding of one decimal each). The same for a head picked with --block/--head.
+# t + 1 marks (nothing above the diagonal), and for the first four rows, every
+# seventh and the last two, --row lists the letters 0..t and their printed
+# percentages add up to 100% (within the rounding of one decimal each). The
+# same for a head picked with --block/--head. (Each row is one run of the
+# lesson; the same code prints every row, so a sample of them is enough.)
 set -u
 build=$1
 RUN=${RUN:-}  # make cross runs the programs under Wine or qemu-aarch64 (tests/cross.sh)
@@ -18,7 +20,10 @@ for head in "" "--block 1 --head 2"; do
     /^Row / { done = 1 }
     END { if (rows < 2) { print "no triangle found"; bad = 1 }; exit bad }' || status=1
   T=$(NO_COLOR=1 $RUN "$program" $head --row 0 | sed -n 's/.*(\([0-9]*\) characters).*/\1/p')
-  for ((row = 0; row < T; row++)); do
+  rows=$(for ((row = 0; row < T; row++)); do
+           if [ "$row" -lt 4 ] || [ $((row % 7)) -eq 0 ] || [ "$row" -ge $((T - 2)) ]; then echo "$row"; fi
+         done)
+  for row in $rows; do
     NO_COLOR=1 $RUN "$program" $head --row "$row" | awk -v row="$row" '
       { sub(/\r$/, "") }
       /^Row / { inside = 1; next }
