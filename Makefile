@@ -62,7 +62,7 @@ $(BUILD)/chapter_tiny/tiny_train $(BUILD)/tests/bench/peak: private CXXFLAGS += 
 # the precompiled headers, built first as their prerequisite, keep OPT's flags.)
 TIMED    := chapter_tiny/tiny_train chapter_tiny/tiny_generate chapter15/lab5_runs tests/bench/peak tests/lanes_test
 $(patsubst %,$(BUILD)/%$(EXE),$(TIMED)): private OPT = $(TIMED_OPT)
-$(patsubst %,$(BUILD)/%$(EXE),$(TIMED)): private PCH =
+$(patsubst %,$(BUILD)/%$(EXE),$(TIMED)): override private PCH =
 TRAINERS := $(BUILD)/portable/tiny_train$(EXE)
 
 # The slowest compiles first, so that the last to finish is not a long one.
@@ -111,19 +111,25 @@ $(CHECKED): $(BUILD)/checks/%.log.status: % FORCE
 	@RUN="$(RUN)" EXERCISES="$(EXERCISES)" bash tests/run_tests.sh $(BUILD) --check $<
 FORCE:
 
-# What each check runs. The chapter's checks start first; a check not named
-# here waits for everything.
+# What each check runs; a check not named here waits for everything.
+TINY     := $(TRAINERS) $(BUILD)/chapter_tiny/tiny_train$(EXE) $(filter-out %/exercises/%,$(filter $(BUILD)/chapter_tiny/%,$(PROGRAMS)))
+CH15     := $(filter-out %/exercises/%,$(filter $(BUILD)/chapter15/%,$(PROGRAMS)))
 TINY_CHECKS := $(filter $(BUILD)/checks/tests/check_tiny_%,$(CHECKED))
 CH15_CHECKS := $(filter %/check_colour_recall.sh.log.status %/check_lookup_cli.sh.log.status,$(CHECKED))
 EX4_CHECKS  := $(filter %/check_ex4_options.sh.log.status,$(CHECKED))
 TEST_CHECKS := $(filter %.cpp.log.status,$(CHECKED))
-$(TINY_CHECKS): $(TRAINERS) $(BUILD)/chapter_tiny/tiny_train$(EXE) $(filter-out %/exercises/%,$(filter $(BUILD)/chapter_tiny/%,$(PROGRAMS)))
-$(CH15_CHECKS): $(filter-out %/exercises/%,$(filter $(BUILD)/chapter15/%,$(PROGRAMS)))
+$(TINY_CHECKS): $(TINY)
+$(CH15_CHECKS): $(CH15)
 $(EX4_CHECKS): $(filter %/ex4_Parameter_Count$(EXE),$(PROGRAMS))
 $(TEST_CHECKS): $(BUILD)/checks/%.cpp.log.status: $(BUILD)/%$(EXE)
 $(filter-out $(TINY_CHECKS) $(CH15_CHECKS) $(EX4_CHECKS) $(TEST_CHECKS),$(CHECKED)): $(TRAINERS) $(TESTBINS) $(PROGRAMS)
 
-test: $(TINY_CHECKS) $(TEST_CHECKS) $(CH15_CHECKS) all $(CHECKED)
+# In this order: make starts the jobs of its first pass in the order listed,
+# waiting for a free core before each; a check whose programs are still
+# compiling when make reaches it has to wait for the next pass, after the
+# last compile has started. So each group of checks comes a few compiles
+# after the programs it runs, and the checks and the compiles share the cores.
+test: $(TINY) $(TESTBINS) $(TINY_CHECKS) $(CH15) $(TEST_CHECKS) $(CH15_CHECKS) all $(CHECKED)
 	@CHECKS_RUN=1 RUN="$(RUN)" EXERCISES="$(EXERCISES)" bash tests/run_tests.sh $(BUILD)
 
 # Rewrites every golden from the current programs: for deliberate changes only.
