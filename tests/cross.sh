@@ -19,7 +19,7 @@ target() {
   shift 2
   mkdir -p build
   echo "== $name"
-  { make --no-print-directory -j"$jobs" all "$@" && make --no-print-directory test "$@"; } 2>&1 | tee "$log"
+  { make --no-print-directory -j"$jobs" all "$@" && make --no-print-directory -j"$jobs" test "$@"; } 2>&1 | tee "$log"
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   local result
   result=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$log" | tail -n 1)
