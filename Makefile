@@ -99,10 +99,10 @@ $(BUILD)/portable/tiny_train$(EXE): chapter_tiny/tiny_train.cpp $(HEADERS)
 run: all
 	@EXERCISES="$(EXERCISES)" bash tests/run_lessons.sh $(BUILD)
 
-# make test starts each check as soon as the programs it runs are built, while
-# the rest still compile, so that both cores stay busy to the end; then
-# tests/run_tests.sh runs the goldens and reports, reading the checks' logs.
-# CHECKS: the checks run_tests.sh wants (it alone decides, from EXERCISES).
+# make test starts each check, and each golden's run, as soon as the programs
+# it runs are built, while the rest still compile, so that both cores stay busy
+# to the end; then tests/run_tests.sh reports, reading their logs.
+# CHECKS: the checks and goldens run_tests.sh wants (it alone decides, from EXERCISES).
 ifneq ($(filter test,$(MAKECMDGOALS)),)
 CHECKS   := $(shell EXERCISES="$(EXERCISES)" bash tests/run_tests.sh $(BUILD) --list-checks)
 endif
@@ -122,14 +122,18 @@ $(TINY_CHECKS): $(TINY)
 $(CH15_CHECKS): $(CH15)
 $(EX4_CHECKS): $(filter %/ex4_Parameter_Count$(EXE),$(PROGRAMS))
 $(TEST_CHECKS): $(BUILD)/checks/%.cpp.log.status: $(BUILD)/%$(EXE)
-$(filter-out $(TINY_CHECKS) $(CH15_CHECKS) $(EX4_CHECKS) $(TEST_CHECKS),$(CHECKED)): $(TRAINERS) $(TESTBINS) $(PROGRAMS)
+# A golden's run needs its program: tests/golden/chapter15/lab5_runs@seeds.txt, chapter15/lab5_runs.
+GOLDEN_CHECKS := $(filter $(BUILD)/checks/tests/golden/%,$(CHECKED))
+program_of = $(BUILD)/$(firstword $(subst @, ,$(patsubst $(BUILD)/checks/tests/golden/%.txt.log.status,%,$(1))))$(EXE)
+$(foreach golden,$(GOLDEN_CHECKS),$(eval $(golden): $(call program_of,$(golden))))
+$(filter-out $(TINY_CHECKS) $(CH15_CHECKS) $(EX4_CHECKS) $(TEST_CHECKS) $(GOLDEN_CHECKS),$(CHECKED)): $(TRAINERS) $(TESTBINS) $(PROGRAMS)
 
 # In this order: make starts the jobs of its first pass in the order listed,
 # waiting for a free core before each; a check whose programs are still
 # compiling when make reaches it has to wait for the next pass, after the
 # last compile has started. So each group of checks comes a few compiles
 # after the programs it runs, and the checks and the compiles share the cores.
-test: $(TINY) $(TESTBINS) $(TINY_CHECKS) $(CH15) $(TEST_CHECKS) $(CH15_CHECKS) all $(CHECKED)
+test: $(TINY) $(TESTBINS) $(TINY_CHECKS) $(CH15) $(TEST_CHECKS) $(CH15_CHECKS) $(GOLDEN_CHECKS) all $(CHECKED)
 	@CHECKS_RUN=1 RUN="$(RUN)" EXERCISES="$(EXERCISES)" bash tests/run_tests.sh $(BUILD)
 
 # Rewrites every golden from the current programs: for deliberate changes only.

@@ -13,10 +13,11 @@
 #
 # With --golden it rewrites the golden files instead of comparing.
 #
-# make test starts each check itself, as soon as the programs it runs are built
-# (while the rest still compile): --list-checks prints the checks wanted,
-# --check CHECK runs one into BUILD/checks/, and CHECKS_RUN=1 then tells the
-# report to read them there instead of running them again.
+# make test starts each check and each golden's run itself, as soon as the
+# programs it runs are built (while the rest still compile): --list-checks
+# prints the checks and goldens wanted, --check CHECK runs one into
+# BUILD/checks/, and CHECKS_RUN=1 then tells the report to read them there
+# instead of running them again.
 #
 # make cross sets RUN, a runner put before every program (and the check scripts
 # put it before theirs): Wine or qemu-aarch64; and TEXT_CRLF=1 where the
@@ -58,6 +59,7 @@ run_check() {  # run_check CHECK: its output to check_log, its exit status to ch
   local log; log=$(check_log "$1")
   mkdir -p "$(dirname "$log")"
   case "$1" in
+    tests/golden/*) local name=${1#tests/golden/}; run_golden "${name%.txt}" "$log"; return ;;
     *.cpp) $RUN "$build/${1%.cpp}" > "$log" 2>&1 ;;
     *) bash "$1" "$build" > "$log" 2>&1 ;;
   esac
@@ -72,23 +74,19 @@ for check in tests/check_*.sh tests/*.cpp; do
   [ "$check" = tests/check_ex4_options.sh ] && ! wanted chapter20/exercises/ex4 && continue
   checks+=("$check")
 done
-case "$mode" in
-  --list-checks) printf '%s\n' "${checks[@]}"; exit 0 ;;
-  --check) run_check "$3"; exit 0 ;;
-esac
-outputs=$(mktemp -d)
-trap 'rm -rf "$outputs"' EXIT
 goldens=()
 while IFS= read -r golden; do wanted "$golden" && goldens+=("$golden"); done < <(find tests/golden -name '*.txt' | sort)
+case "$mode" in
+  --list-checks) printf '%s\n' "${checks[@]}" "${goldens[@]}"; exit 0 ;;
+  --check) run_check "$3"; exit 0 ;;
+esac
 # The checks first (unless make has run them): the longest of them take longest.
-if [ "$mode" != --golden ] && [ -z "${CHECKS_RUN:-}" ]; then
-  for check in "${checks[@]}"; do started; run_check "$check" & done
+if [ -z "${CHECKS_RUN:-}" ]; then
+  [ "$mode" = --golden ] || for check in "${checks[@]}"; do started; run_check "$check" & done
+  for golden in "${goldens[@]}"; do started; run_check "$golden" & done
 fi
-for golden in "${goldens[@]}"; do
-  name=${golden#tests/golden/}; name=${name%.txt}
-  started; run_golden "$name" "$outputs/${name//\//__}" &
-done
 wait
+golden_out() { check_log "tests/golden/$1.txt"; }  # golden_out NAME: where its run's output is
 
 # 1. Every lesson has a golden file.
 while IFS=$'\t' read -r lesson _; do
@@ -100,7 +98,7 @@ done < <(bash tests/lessons.sh)
 # 2. Every golden: the program's stdout, byte for byte.
 for golden in "${goldens[@]}"; do
   name=${golden#tests/golden/}; name=${name%.txt}
-  out="$outputs/${name//\//__}"
+  out=$(golden_out "$name")
   status=$(cat "$out.status")
   if [ "$status" -ne 0 ]; then
     fail "$name exited with status $status ($(head -c 300 "$out.err"))"
@@ -118,7 +116,7 @@ done
 while IFS=$'\t' read -r name text section; do
   case "$name" in ''|'#'*) continue ;; esac
   wanted "$name" || continue
-  out="$outputs/${name//\//__}"
+  out=$(golden_out "$name")
   if [ -f "$out" ] && grep -qF -- "$text" "$out"; then pass "$name prints '$text' ($section)"
   else fail "$name should print '$text' (book section $section)"; fi
 done < tests/book_claims.tsv
