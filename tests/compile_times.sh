@@ -8,16 +8,17 @@
 #
 #   bash tests/compile_times.sh [REPEAT] [FILE.cpp ...]
 #   CXX=clang++ OPT=-O0 LIMIT=2 bash tests/compile_times.sh 3
-# OPT is the lessons' level and TIMED_OPT that of the TIMED programs, as the
-# Makefile has them (make compile-times passes all three).
+# OPT is the lessons' level and TIMED_OPT that of the TIMED programs; each
+# defaults to the Makefile's own (make compile-times passes all three).
 set -u
 cd "$(dirname "$0")/.."
 repeat=${1:-1}
 shift || true
+makefile_value() { sed -n "s/^$1 *[?:]*= *//p" Makefile; }  # makefile_value NAME: NAME's value in the Makefile
 CXX=${CXX:-g++}
-OPT=${OPT:--Og}
-TIMED_OPT=${TIMED_OPT:--O2}
-TIMED=${TIMED:-chapter_tiny/tiny_train chapter_tiny/tiny_generate chapter15/lab5_runs tests/bench/peak tests/lanes_test}
+OPT=${OPT:-$(makefile_value OPT)}
+TIMED_OPT=${TIMED_OPT:-$(makefile_value TIMED_OPT)}
+TIMED=${TIMED:-$(makefile_value TIMED)}
 LIMIT=${LIMIT:-2}
 files=("$@")
 [ ${#files[@]} -gt 0 ] || files=(chapter*/*.cpp chapter*/*/*.cpp tests/*.cpp)
