@@ -734,32 +734,26 @@ inline void next_letter_probabilities(Tape& tape, int first = 0) {  // rows firs
     }
 }
 
-// The same, four rows at a time, so their running largest and sums are
-// independent of each other, and each row's exps eight at a time.
+// The same, eight rows at a time, one row in each lane: column[v] holds logit v
+// of the eight rows, so each row's largest, exps, sum and shares are its own
+// lane's, in the same order as above.
 inline void next_letter_probabilities_lanes(Tape& tape, int first = 0) {
-    const int V = tape.V;
-    for (int t0 = first; t0 < tape.T; t0 += 4) {
-        const int rows = std::min(4, tape.T - t0);
-        const float* l = tape.logits + t0 * V;
-        float* p = tape.probs + t0 * V;
-        float biggest[4], total[4] = {};
-        for (int r = 0; r < rows; r++) biggest[r] = l[r * V];
-        for (int v = 1; v < V; v++)
-            for (int r = 0; r < rows; r++) biggest[r] = l[r * V + v] > biggest[r] ? l[r * V + v] : biggest[r];
-        for (int r = 0; r < rows; r++) {
-            Lanes e[MAX_VOCABULARY / LANES];  // the row's whole Lanes, their exps side by side
-            const int whole = V / LANES;
-            for (int j = 0; j < whole; j++) e[j] = load_lanes(l + r * V + j * LANES) - biggest[r];
-            exp_lanes_all(e, whole);
-            for (int j = 0; j < whole; j++) store_lanes(p + r * V + j * LANES, e[j]);
-            for (int v = whole * LANES; v < V; v++) p[r * V + v] = exp_f(l[r * V + v] - biggest[r]);
-        }
+    const int V = std::max(tape.V, 1);  // (always; the compiler is told so that by_column[0] is written)
+    for (int t0 = first; t0 < tape.T; t0 += LANES) {
+        const int rows = std::min(LANES, tape.T - t0);
+        float by_column[MAX_VOCABULARY][LANES];  // written a float at a time, read a Lanes at a time
         for (int v = 0; v < V; v++)
-            for (int r = 0; r < rows; r++) total[r] += p[r * V + v];
+            for (int r = 0; r < LANES; r++) by_column[v][r] = r < rows ? tape.logits[(t0 + r) * V + v] : 0.0f;
+        Lanes biggest = load_lanes(by_column[0]);
+        for (int v = 1; v < V; v++) biggest = max_lanes(load_lanes(by_column[v]), biggest);
+        Lanes column[MAX_VOCABULARY];
+        for (int v = 0; v < V; v++) column[v] = load_lanes(by_column[v]) - biggest;
+        exp_lanes_all(column, V);
+        Lanes total = same_lanes(0.0f);
+        for (int v = 0; v < V; v++) total += column[v];
+        for (int v = 0; v < V; v++) store_lanes(by_column[v], column[v] / total);
         for (int r = 0; r < rows; r++) {
-            int v = 0;
-            for (; v + LANES <= V; v += LANES) store_lanes(p + r * V + v, load_lanes(p + r * V + v) / total[r]);
-            for (; v < V; v++) p[r * V + v] /= total[r];
+            for (int v = 0; v < V; v++) tape.probs[(t0 + r) * V + v] = by_column[v][r];
             tape.biggest[t0 + r] = biggest[r];
             tape.total[t0 + r] = total[r];
         }
