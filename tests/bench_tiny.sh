@@ -36,17 +36,24 @@ echo "load average before the runs: $(cut -d ' ' -f 1 /proc/loadavg 2>/dev/null 
 peak1=$(tail -n 1 "$work/peak.txt" | sed 's/.*: *\([0-9.]*\) GFLOP.s on 1 thread, *\([0-9.]*\) on 2/\1/')
 peak2=$(tail -n 1 "$work/peak.txt" | sed 's/.*: *\([0-9.]*\) GFLOP.s on 1 thread, *\([0-9.]*\) on 2/\2/')
 
-train_rate() {  # tokens per second over 300 steps of 32 x 64, with $1 threads
-  "$build/chapter_tiny/tiny_train" --text "$work/text.txt" --out "$work/bench.tiny" --steps 300 --batch 32 \
-    --eval-every 300 --eval-windows 1 --threads "$1" |
+# Other work on the machine moves a single run by 10-20%: each rate below is the
+# best of RUNS runs of 100 steps (the usual way to time code on a shared machine:
+# the fastest run is the one least held up), with all of them listed after it.
+RUNS=${RUNS:-3}
+train_rate() {  # tokens per second over 100 steps of 32 x 64, with $1 threads
+  "$build/chapter_tiny/tiny_train" --text "$work/text.txt" --out "$work/bench.tiny" --steps 100 --batch 32 \
+    --eval-every 100 --eval-windows 1 --threads "$1" |
     awk '$1 == "step" { for (i = 1; i < NF; i++) if ($(i + 1) == "tok/s") print $i }'
 }
 for threads in 1 2; do
-  rate=$(train_rate $threads)
+  rates=""
+  for run in $(seq "$RUNS"); do rates="$rates $(train_rate $threads)"; done
   peak=$peak1; [ "$threads" = 2 ] && peak=$peak2
-  awk -v r="$rate" -v t=$threads -v f=$TRAIN_FLOPS -v p="$peak" \
-    'BEGIN { g = r * f / 1e9; printf "training, %d thread%s (batch 32 x 64): %8.0f tokens/s  %5.2f GFLOP/s = %4.1f%% of the peak\n",
-             t, (t > 1 ? "s" : " "), r, g, 100 * g / p }'
+  echo "$rates" | awk -v t=$threads -v f=$TRAIN_FLOPS -v p="$peak" '{
+    best = 0; for (i = 1; i <= NF; i++) if ($i > best) best = $i
+    g = best * f / 1e9
+    printf "training, %d thread%s (batch 32 x 64): %8.0f tokens/s  %5.2f GFLOP/s = %4.1f%% of the peak  (best of %d:%s)\n",
+           t, (t > 1 ? "s" : " "), best, g, 100 * g / p, NF, $0 }'
 done
 
 # Generation: each new letter is one forward pass over the last 64 letters.
