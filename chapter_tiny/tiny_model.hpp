@@ -738,7 +738,7 @@ inline void next_letter_probabilities(Tape& tape, int first = 0) {  // rows firs
 // of the eight rows, so each row's largest, exps, sum and shares are its own
 // lane's, in the same order as above.
 inline void next_letter_probabilities_lanes(Tape& tape, int first = 0) {
-    const int V = std::max(tape.V, 1);  // (always; the compiler is told so that by_column[0] is written)
+    const int V = std::max(tape.V, 1);  // V >= 2 always; saying so shows the compiler by_column[0] is written
     for (int t0 = first; t0 < tape.T; t0 += LANES) {
         const int rows = std::min(LANES, tape.T - t0);
         float by_column[MAX_VOCABULARY][LANES];  // written a float at a time, read a Lanes at a time

@@ -49,12 +49,11 @@ for threads in 1 2; do
   rates=""
   for run in $(seq "$RUNS"); do rates="$rates $(train_rate $threads)"; done
   peak=$peak1; [ "$threads" = 2 ] && peak=$peak2
-  echo "$rates" | awk -v t=$threads -v f=$TRAIN_FLOPS -v p="$peak" '{
-    for (i = 1; i <= NF; i++) { r[i] = $i; for (j = i; j > 1 && r[j - 1] > r[j]; j--) { x = r[j]; r[j] = r[j - 1]; r[j - 1] = x } }
-    best = r[NF]; median = NF % 2 ? r[(NF + 1) / 2] : (r[NF / 2] + r[NF / 2 + 1]) / 2
-    g = best * f / 1e9
-    printf "training, %d thread%s (batch 32 x 64): %8.0f tokens/s  %5.2f GFLOP/s = %4.1f%% of the peak  (best of %d:%s; median %.0f)\n",
-           t, (t > 1 ? "s" : " "), best, g, 100 * g / p, NF, $0, median }'
+  printf '%s\n' $rates | sort -n | awk -v t=$threads -v f=$TRAIN_FLOPS -v p="$peak" -v runs="$rates" '
+    { r[NR] = $1 }
+    END { best = r[NR]; median = NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2; g = best * f / 1e9
+      printf "training, %d thread%s (batch 32 x 64): %8.0f tokens/s  %5.2f GFLOP/s = %4.1f%% of the peak  (best of %d:%s; median %.0f)\n",
+             t, (t > 1 ? "s" : " "), best, g, 100 * g / p, NR, runs, median }'
 done
 
 # Generation: each new letter is one forward pass over the last 64 letters.
