@@ -34,7 +34,14 @@ cp "$work/straight.tiny.state" "$work/late.tiny.state"
 $RUN "$train" "${settings[@]}" --out "$work/late.tiny" --resume > /dev/null 2>&1 || bad "resuming after the last step failed"
 cmp -s "$work/late.tiny" "$work/straight.tiny" || bad "resumed after the last step, the checkpoint was not brought up to date"
 
+temporaries() { (cd "$work" && ls killed.tiny*.tmp* 2> /dev/null); }
+# A temporary file this attempt made, not one an earlier kill left (the attempt
+# removes those when it first writes, so they must not count, or a kill could
+# come before the attempt has written anything).
+new_temporary() { temporaries | grep -qvxF -e "${before:-/}"; }
+
 attempt() {  # attempt: one run, resuming when a state file exists; its pid in $pid
+  before=$(temporaries)
   resume=()
   [ -f "$work/killed.tiny.state" ] && resume=(--resume)
   $RUN "$train" "${settings[@]}" --out "$work/killed.tiny" "${resume[@]}" > "$work/attempt.log" 2>&1 &
@@ -44,7 +51,7 @@ attempt() {  # attempt: one run, resuming when a state file exists; its pid in $
 after_kill() {  # the checkpoint on disk, if any, must load
   wait "$pid" 2> /dev/null
   kills=$((kills + 1))
-  ls "$work"/killed.tiny*.tmp* > /dev/null 2>&1 && mid_write=$((mid_write + 1))  # left for the next run to remove
+  new_temporary && mid_write=$((mid_write + 1))  # left for the next run to remove
   if [ -f "$work/killed.tiny" ]; then
     $RUN "$score" --model "$work/killed.tiny" --score "to be" > /dev/null 2> "$work/err" ||
       bad "after kill $kills the checkpoint does not load: $(cat "$work/err")"
@@ -59,13 +66,13 @@ for fifth in 1 2 3 4; do
   kill -9 "$pid" 2> /dev/null && after_kill || wait "$pid"
 done
 # Two kills while a checkpoint or state file is being written: each write is
-# held open for 200 ms, and the kill comes as soon as its temporary file appears.
+# held open for 200 ms, and the kill comes as soon as its own temporary file appears.
 for _ in 1 2; do
   export SLOW_WRITE_MS=200
   attempt
   unset SLOW_WRITE_MS
   for _ in $(seq 1 2000); do
-    ls "$work"/killed.tiny*.tmp* > /dev/null 2>&1 && break
+    new_temporary && break
     sleep 0.005
   done
   kill -9 "$pid" 2> /dev/null && after_kill || wait "$pid"
