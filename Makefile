@@ -126,6 +126,7 @@ $(TEST_CHECKS): $(BUILD)/checks/%.cpp.log.status: $(BUILD)/%$(EXE)
 GOLDEN_CHECKS := $(filter $(BUILD)/checks/tests/golden/%,$(CHECKED))
 program_of = $(BUILD)/$(firstword $(subst @, ,$(patsubst $(BUILD)/checks/tests/golden/%.txt.log.status,%,$(1))))$(EXE)
 $(foreach golden,$(GOLDEN_CHECKS),$(eval $(golden): $(call program_of,$(golden))))
+TINY_GOLDENS := $(foreach golden,$(GOLDEN_CHECKS),$(if $(findstring /golden/chapter_tiny/,$(golden)),$(golden)))
 $(filter-out $(TINY_CHECKS) $(CH15_CHECKS) $(EX4_CHECKS) $(TEST_CHECKS) $(GOLDEN_CHECKS),$(CHECKED)): $(TRAINERS) $(TESTBINS) $(PROGRAMS)
 
 # In this order: make starts the jobs of its first pass in the order listed,
@@ -133,7 +134,8 @@ $(filter-out $(TINY_CHECKS) $(CH15_CHECKS) $(EX4_CHECKS) $(TEST_CHECKS) $(GOLDEN
 # compiling when make reaches it has to wait for the next pass, after the
 # last compile has started. So each group of checks comes a few compiles
 # after the programs it runs, and the checks and the compiles share the cores.
-test: $(TINY) $(TESTBINS) $(TINY_CHECKS) $(CH15) $(TEST_CHECKS) $(CH15_CHECKS) $(GOLDEN_CHECKS) all $(CHECKED)
+test: $(TINY) $(TESTBINS) $(TINY_CHECKS) $(TINY_GOLDENS) \
+      $(BUILD)/chapter15/lab5_runs$(EXE) $(CH15) $(TEST_CHECKS) $(CH15_CHECKS) $(GOLDEN_CHECKS) all $(CHECKED)
 	@CHECKS_RUN=1 RUN="$(RUN)" EXERCISES="$(EXERCISES)" bash tests/run_tests.sh $(BUILD)
 
 # Rewrites every golden from the current programs: for deliberate changes only.

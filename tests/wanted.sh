@@ -5,7 +5,8 @@ exercises=${EXERCISES:-all}
 wanted() {  # wanted PATH: is PATH checked and run? Only an exercise of a chapter left out is not.
   case "$1" in
     *chapter*/exercises/*)
-      local chapter; chapter=$(basename "${1%%/exercises/*}")
+      local chapter=${1%%/exercises/*}
+      chapter=${chapter##*/}
       [ "$exercises" = all ] || [[ " $exercises " == *" $chapter "* ]] ;;
     *) true ;;
   esac
