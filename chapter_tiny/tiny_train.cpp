@@ -6,7 +6,9 @@
 // fixed windows of the last 10% every so often. The batch is shared among
 // threads; each row's gradient is made in its thread's own buffer and added in
 // row order, so the result depends on the seed alone, not on the thread count.
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <deque>
 #include <cstdio>
 #include <string>
@@ -114,36 +116,68 @@ struct Worker {  // what one thread of the team works in
     Worker(int V, size_t P) : tape(V), scratch(V), grads(P) {}
 };
 
+// The batch's rows, handed out one at a time as the threads ask for them, so
+// that a thread held up by other work on the machine makes fewer: the first
+// thread takes them from the front (0, 1, 2, ...), the others from the back
+// (batch-1, batch-2, ...), but never one below `floor` (only rows from floor on
+// need a buffer of their own).
+class RowsLeft {
+public:
+    RowsLeft(long rows, long floor) : rows_(rows), floor_(floor) {}
+    long take(bool front) {  // the row to make next, or -1 when there is none
+        uint64_t taken = taken_.load();
+        for (;;) {
+            const long f = long(taken & 0xffffffffu), b = long(taken >> 32);
+            const long row = front ? f : rows_ - 1 - b;
+            if (f + b >= rows_ || (!front && row < floor_)) return -1;
+            if (taken_.compare_exchange_weak(taken, taken + (front ? 1 : uint64_t(1) << 32))) return row;
+        }
+    }
+    long front_taken() const { return long(taken_.load() & 0xffffffffu); }
+
+private:
+    const long rows_, floor_;
+    std::atomic<uint64_t> taken_{0};  // rows taken from the front (low 32 bits) and from the back (high)
+};
+
+// Where batch_gradient lets the threads after the first start: they may take
+// rows down to half of an even share, so the first thread can be up to three
+// times slower than the others (with two threads) before it has to wait.
+static long back_floor(long batch, long threads) { return threads > 1 ? batch / (2 * threads) : batch; }
+
 // grads = the gradient of the mean loss over the step's batch; returns that loss.
-// Each thread takes a contiguous share of the rows. The first thread adds each
-// of its rows' gradients into grads as soon as it is made; the others keep
-// theirs, one buffer per row, and once all are made they are added in row
-// order (each thread adding up one part of the knobs). So every knob's
-// gradient is the same sum in the same order whatever the number of threads.
+// The first thread adds each of its rows' gradients into grads as soon as it is
+// made, in row order from 0; the others keep theirs, one buffer per row, and once
+// all are made they are added in row order after the first thread's rows (each
+// thread adding up one part of the knobs). So every knob's gradient is the same
+// sum in the same order, ((0 + row 0) + row 1) + ..., whichever thread made which row.
 static float batch_gradient(const TinyModel& model, const Text& text, const Settings& s, long step, Team& team,
                             std::deque<Worker>& workers, std::vector<float>& row_grads, std::vector<float>& grads) {
     const size_t P = model.knobs.size();
-    const long shares = team.size(), first_share_end = s.batch / shares;
+    const long shares = team.size(), floor = back_floor(s.batch, shares);
     std::vector<float> row_loss(s.batch);
     const float scale = 1.0f / float(s.batch * SEATS);
     const std::vector<float> transposed = transposed_knobs(model);  // once for the whole batch
     std::fill(grads.begin(), grads.end(), 0.0f);
-    team.run(shares, [&](int member, long share) {
+    RowsLeft rows(s.batch, floor);
+    team.run(shares, [&](int member, long) {
         Worker& w = workers[member];
-        for (long r = s.batch * share / shares; r < s.batch * (share + 1) / shares; r++) {
+        const bool first = member == 0;
+        for (long r; (r = rows.take(first)) >= 0;) {
             const int* window = text.ids.data() + window_start(s, step, r, text.train_end);
-            float* g = r < first_share_end ? w.grads.data() : row_grads.data() + size_t(r - first_share_end) * P;
+            float* g = first ? w.grads.data() : row_grads.data() + size_t(r - floor) * P;
             std::fill(g, g + P, 0.0f);
             forward<EightAtATime>(model, window, SEATS, w.tape);
             row_loss[r] = loss_sum(w.tape, window + 1);
             backward(model, w.tape, window, window + 1, scale, g, w.scratch, transposed.data());
-            if (r < first_share_end) add_lanes(grads.data(), g, P);
+            if (first) add_lanes(grads.data(), g, P);
         }
     });
+    const long first_rows = rows.front_taken();  // rows 0 .. first_rows-1 are in grads already
     team.run(shares, [&](int, long part) {
         const size_t begin = P * part / shares, end = P * (part + 1) / shares;
-        for (long r = first_share_end; r < s.batch; r++)
-            add_lanes(&grads[begin], &row_grads[size_t(r - first_share_end) * P + begin], end - begin);
+        for (long r = first_rows; r < s.batch; r++)
+            add_lanes(&grads[begin], &row_grads[size_t(r - floor) * P + begin], end - begin);
     });
     float loss = 0.0f;
     for (long r = 0; r < s.batch; r++) loss += row_loss[r];
@@ -383,8 +417,8 @@ int main(int argc, char** argv) {
     Team team(static_cast<int>(threads));
     std::deque<Worker> workers;
     for (long w = 0; w < threads; w++) workers.emplace_back(model.V, w == 0 ? model.knobs.size() : 0);
-    // The gradients of the rows after the first thread's share (batch_gradient).
-    std::vector<float> grads(model.knobs.size()), row_grads(model.knobs.size() * size_t(s.batch - s.batch / threads));
+    // The gradients of the rows the threads after the first may make (batch_gradient).
+    std::vector<float> grads(model.knobs.size()), row_grads(model.knobs.size() * size_t(s.batch - back_floor(s.batch, threads)));
     auto started = std::chrono::steady_clock::now();
     const long first_step = step;
     auto seconds_since_start = [&] {
