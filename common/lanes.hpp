@@ -129,6 +129,20 @@ BUNCH_OP(-)
 BUNCH_OP(*)
 #undef BUNCH_OP
 
+// Lanes 0-3 (HALF 0) or 4-7 (HALF 1) of x as four doubles. g++ 12 makes
+// __builtin_convertvector of four floats two conversions of two, one of them
+// through memory; with AVX, g++ is given the one instruction by name (the
+// builtin that <immintrin.h>'s _mm256_cvtps_pd calls: the header itself takes
+// longer to compile than the rest of lanes.hpp). clang++ needs no help.
+template <int HALF>
+ALWAYS_INLINE Doubles as_doubles(const Lanes& x) {
+#if defined(__AVX__) && !defined(__clang__)
+    return __builtin_ia32_cvtps2pd256(__builtin_ia32_vextractf128_ps256(x, HALF));
+#else
+    return __builtin_convertvector(__builtin_shufflevector(x, x, 4 * HALF, 4 * HALF + 1, 4 * HALF + 2, 4 * HALF + 3), Doubles);
+#endif
+}
+
 // Always inlined, as the series and operators are: a separate copy of any of
 // them would pass 32-byte vectors through memory.
 template <int N>
@@ -138,8 +152,8 @@ ALWAYS_INLINE void exp_lanes(Lanes* x) {
     // shuffles: a copy through memory would stall each load on the stores before it.
     DoublesBunch<2 * N> xd;
     UNROLLED for (int i = 0; i < N; i++) {
-        xd.d[2 * i] = __builtin_convertvector(__builtin_shufflevector(x[i], x[i], 0, 1, 2, 3), Doubles);
-        xd.d[2 * i + 1] = __builtin_convertvector(__builtin_shufflevector(x[i], x[i], 4, 5, 6, 7), Doubles);
+        xd.d[2 * i] = as_doubles<0>(x[i]);
+        xd.d[2 * i + 1] = as_doubles<1>(x[i]);
     }
     const DoublesBunch<2 * N> shifted = xd * LOG2_E + ROUNDER;  // k + ROUNDER: k sits in the low bits
     const DoublesBunch<2 * N> k = shifted - ROUNDER;
