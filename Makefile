@@ -117,25 +117,33 @@ CH15     := $(filter-out %/exercises/%,$(filter $(BUILD)/chapter15/%,$(PROGRAMS)
 TINY_CHECKS := $(filter $(BUILD)/checks/tests/check_tiny_%,$(CHECKED))
 CH15_CHECKS := $(filter %/check_colour_recall.sh.log.status %/check_lookup_cli.sh.log.status,$(CHECKED))
 EX4_CHECKS  := $(filter %/check_ex4_options.sh.log.status,$(CHECKED))
+BAD_CHECKS  := $(filter %/check_bad_input.sh.log.status,$(CHECKED))
 TEST_CHECKS := $(filter %.cpp.log.status,$(CHECKED))
 $(TINY_CHECKS): $(TINY)
 $(CH15_CHECKS): $(CH15)
 $(EX4_CHECKS): $(filter %/ex4_Parameter_Count$(EXE),$(PROGRAMS))
+# The bad-input cases run the programs tests/bad_input.tsv names (first column).
+BAD_INPUT_PROGRAMS := $(filter $(patsubst %,$(BUILD)/%$(EXE),$(shell cut -f1 tests/bad_input.tsv 2> /dev/null)),$(PROGRAMS))
+$(BAD_CHECKS): $(BAD_INPUT_PROGRAMS)
 $(TEST_CHECKS): $(BUILD)/checks/%.cpp.log.status: $(BUILD)/%$(EXE)
 # A golden's run needs its program: tests/golden/chapter15/lab5_runs@seeds.txt, chapter15/lab5_runs.
 GOLDEN_CHECKS := $(filter $(BUILD)/checks/tests/golden/%,$(CHECKED))
 program_of = $(BUILD)/$(firstword $(subst @, ,$(patsubst $(BUILD)/checks/tests/golden/%.txt.log.status,%,$(1))))$(EXE)
 $(foreach golden,$(GOLDEN_CHECKS),$(eval $(golden): $(call program_of,$(golden))))
 TINY_GOLDENS := $(foreach golden,$(GOLDEN_CHECKS),$(if $(findstring /golden/chapter_tiny/,$(golden)),$(golden)))
-$(filter-out $(TINY_CHECKS) $(CH15_CHECKS) $(EX4_CHECKS) $(TEST_CHECKS) $(GOLDEN_CHECKS),$(CHECKED)): $(TRAINERS) $(TESTBINS) $(PROGRAMS)
+$(filter-out $(TINY_CHECKS) $(CH15_CHECKS) $(EX4_CHECKS) $(BAD_CHECKS) $(TEST_CHECKS) $(GOLDEN_CHECKS),$(CHECKED)): $(TRAINERS) $(TESTBINS) $(PROGRAMS)
 
 # In this order: make starts the jobs of its first pass in the order listed,
 # waiting for a free core before each; a check whose programs are still
 # compiling when make reaches it has to wait for the next pass, after the
 # last compile has started. So each group of checks comes a few compiles
 # after the programs it runs, and the checks and the compiles share the cores.
-test: $(TINY) $(TESTBINS) $(TINY_CHECKS) $(TINY_GOLDENS) \
-      $(BUILD)/chapter15/lab5_runs$(EXE) $(CH15) $(TEST_CHECKS) $(CH15_CHECKS) $(GOLDEN_CHECKS) all $(CHECKED)
+# (The bad-input check runs chapter 15's and chapter_tiny's programs and one
+# exercise: that one is built early, and the check comes after chapter 20's lessons.)
+CH20     := $(filter-out %/exercises/%,$(filter $(BUILD)/chapter20/%,$(PROGRAMS)))
+test: $(TINY) $(filter-out $(TINY) $(CH15),$(BAD_INPUT_PROGRAMS)) $(TESTBINS) $(TINY_CHECKS) $(TINY_GOLDENS) \
+      $(BUILD)/chapter15/lab5_runs$(EXE) $(CH15) $(TEST_CHECKS) $(CH15_CHECKS) $(CH20) $(BAD_CHECKS) \
+      $(GOLDEN_CHECKS) all $(CHECKED)
 	@CHECKS_RUN=1 RUN="$(RUN)" EXERCISES="$(EXERCISES)" bash tests/run_tests.sh $(BUILD)
 
 # Rewrites every golden from the current programs: for deliberate changes only.
