@@ -17,7 +17,7 @@ status=0
 bad() { echo "FAILED: $*"; status=1; }
 
 bash "$(dirname "$0")/tiny_text.sh" > "$work/text.txt"
-settings=(--text "$work/text.txt" --steps 80 --batch 4 --warmup 5 --eval-every 20 --eval-windows 4 --save-every 1)
+settings=(--text "$work/text.txt" --steps 40 --batch 4 --warmup 5 --eval-every 20 --eval-windows 4 --save-every 1)
 
 # The uninterrupted run, timed: the kills below are spread over its length in ms
 # (a sanitizer build is several times slower).
@@ -28,8 +28,8 @@ run_ms=$(( ($(date +%s%N) - started) / 1000000 ))
 # Killed after the last step's state was written but before its checkpoint:
 # the state is complete, the checkpoint is one step behind. --resume must
 # write the checkpoint, not just say it did.
-$RUN "$train" "${settings[@]}" --out "$work/late.tiny" --stop-at 79 > /dev/null 2>&1 ||
-  bad "the run to step 79 failed"
+$RUN "$train" "${settings[@]}" --out "$work/late.tiny" --stop-at 39 > /dev/null 2>&1 ||
+  bad "the run to step 39 failed"
 cp "$work/straight.tiny.state" "$work/late.tiny.state"
 $RUN "$train" "${settings[@]}" --out "$work/late.tiny" --resume > /dev/null 2>&1 || bad "resuming after the last step failed"
 cmp -s "$work/late.tiny" "$work/straight.tiny" || bad "resumed after the last step, the checkpoint was not brought up to date"
