@@ -15,8 +15,8 @@ bad() { echo "FAILED: $*"; status=1; }
 bash "$(dirname "$0")/tiny_text.sh" > "$work/text.txt"
 
 run() {  # run NAME PROGRAM THREADS: a short training run writing $work/NAME.tiny
-  "$2" --text "$work/text.txt" --out "$work/$1.tiny" --steps 6 --batch 4 --lr 0.01 --warmup 3 \
-    --eval-every 6 --eval-windows 2 --threads "$3" > "$work/$1.log" 2>&1 || bad "$1 exited with status $?"
+  "$2" --text "$work/text.txt" --out "$work/$1.tiny" --steps 3 --batch 4 --lr 0.01 --warmup 2 \
+    --eval-every 3 --eval-windows 2 --threads "$3" > "$work/$1.log" 2>&1 || bad "$1 exited with status $?"
 }
 
 run fast1 "$build/chapter_tiny/tiny_train" 1
