@@ -29,8 +29,7 @@ int main(int argc, char** argv) {
     float batch[BUNCH * LANES];
     int filled = 0;
     uint64_t tried = 0, differ = 0;
-    auto compare = [&](float x, float got, const char* how) {
-        const float want = exp_f(x);
+    auto compare = [&](float x, float want, float got, const char* how) {
         tried++;
         if (std::memcmp(&want, &got, sizeof want) != 0 && differ++ < 5)
             std::printf("%s(%.9g) = %.9g, exp_f gives %.9g (bits %08x, %08x, %08x)\n", how, x, got, want, bits(x),
@@ -40,10 +39,13 @@ int main(int argc, char** argv) {
         Lanes x[BUNCH];
         std::memcpy(x, batch, sizeof x);
         exp_lanes_all(x, BUNCH);
-        for (int i = 0; i < BUNCH * LANES; i++) {
-            const Lanes one = exp_lanes(load_lanes(batch + i / LANES * LANES));
-            compare(batch[i], x[i / LANES][i % LANES], "exp_lanes_all");
-            compare(batch[i], one[i % LANES], "exp_lanes");
+        for (int v = 0; v < BUNCH; v++) {
+            const Lanes one = exp_lanes(load_lanes(batch + v * LANES));
+            for (int l = 0; l < LANES; l++) {
+                const float in = batch[v * LANES + l], want = exp_f(in);
+                compare(in, want, x[v][l], "exp_lanes_all");
+                compare(in, want, one[l], "exp_lanes");
+            }
         }
         filled = 0;
     };
