@@ -40,7 +40,7 @@ TESTSRC  := $(sort $(wildcard tests/*.cpp))
 TESTBINS := $(patsubst %.cpp,$(BUILD)/%$(EXE),$(TESTSRC))
 HEADERS  := $(wildcard common/*.hpp chapter*/*.hpp chapter*/*/*.hpp tests/*.hpp)
 
-.PHONY: FORCE all run test golden sanitize matrix cross bench compile-times fuzz data train-tiny seed-study clean help \
+.PHONY: FORCE all run test golden sanitize matrix cross bench compile-times exhaustive fuzz data train-tiny seed-study clean help \
         check-exercise handout exercises check-exercises-all gradescope
 .DEFAULT_GOAL := all
 
@@ -176,6 +176,17 @@ REPEAT ?= 1
 compile-times:
 	@CXX="$(CXX)" OPT="$(OPT)" TIMED="$(TIMED)" TIMED_OPT="$(TIMED_OPT)" bash tests/compile_times.sh $(REPEAT)
 
+# Every float through exp_lanes, as tiny_train's fast build has it (FAST) and as
+# the other programs do, at TIMED_OPT: about a minute each (.ci/run runs it; make
+# test tries 1 float in 509).
+EXHAUSTIVE_FLAGS = -std=c++17 $(TIMED_OPT) -Wall -Wextra -Wpedantic -Werror -ffp-contract=off -Icommon -Itests
+exhaustive:
+	@mkdir -p $(BUILD)/exhaustive
+	$(CXX) $(EXHAUSTIVE_FLAGS) tests/lanes_test.cpp -o $(BUILD)/exhaustive/lanes_test$(EXE) $(LDLIBS)
+	$(RUN) $(BUILD)/exhaustive/lanes_test$(EXE) --exhaustive
+	$(if $(FAST),$(CXX) $(EXHAUSTIVE_FLAGS) $(FAST) tests/lanes_test.cpp -o $(BUILD)/exhaustive/lanes_test_fast$(EXE) $(LDLIBS))
+	$(if $(FAST),$(RUN) $(BUILD)/exhaustive/lanes_test_fast$(EXE) --exhaustive)
+
 # libFuzzer on the file loaders, FUZZ_SECONDS each (needs clang++); outside make test.
 FUZZ_SECONDS ?= 60
 fuzz:
@@ -239,6 +250,7 @@ help:
 	@echo "make exercises DIR=folder   grade every exercise file in a folder, and say which is next"
 	@echo "make check-exercises-all    the grader's checks for every exercise (slow; .ci/run runs it)"
 	@echo "make gradescope EX=20.3     the autograder zip for Gradescope (OUT=dir)"
+	@echo "make exhaustive every float through the vector exp, both builds (a minute each; .ci/run runs it)"
 	@echo "make fuzz       libFuzzer on the file loaders, FUZZ_SECONDS=60 each"
 	@echo "make data       download tiny Shakespeare into data/ (for training only)"
 	@echo "make train-tiny train the tiny Shakespeare model into chapter_tiny/shakespeare.tiny"
