@@ -179,12 +179,12 @@ compile-times:
 # Every float through exp_lanes, as tiny_train's fast build has it (FAST) and as
 # the other programs do, at TIMED_OPT: about a minute each (.ci/run runs it; make
 # test tries 1 float in 509).
-EXHAUSTIVE_FLAGS = -std=c++17 $(TIMED_OPT) -Wall -Wextra -Wpedantic -Werror -ffp-contract=off -Icommon -Itests
+exhaustive: OPT = $(TIMED_OPT)
 exhaustive:
 	@mkdir -p $(BUILD)/exhaustive
-	$(CXX) $(EXHAUSTIVE_FLAGS) tests/lanes_test.cpp -o $(BUILD)/exhaustive/lanes_test$(EXE) $(LDLIBS)
+	$(CXX) $(CXXFLAGS) -Itests tests/lanes_test.cpp -o $(BUILD)/exhaustive/lanes_test$(EXE) $(LDLIBS)
 	$(RUN) $(BUILD)/exhaustive/lanes_test$(EXE) --exhaustive
-	$(if $(FAST),$(CXX) $(EXHAUSTIVE_FLAGS) $(FAST) tests/lanes_test.cpp -o $(BUILD)/exhaustive/lanes_test_fast$(EXE) $(LDLIBS))
+	$(if $(FAST),$(CXX) $(CXXFLAGS) $(FAST) -Itests tests/lanes_test.cpp -o $(BUILD)/exhaustive/lanes_test_fast$(EXE) $(LDLIBS))
 	$(if $(FAST),$(RUN) $(BUILD)/exhaustive/lanes_test_fast$(EXE) --exhaustive)
 
 # libFuzzer on the file loaders, FUZZ_SECONDS each (needs clang++); outside make test.
