@@ -219,11 +219,12 @@ inline void add_outer_and_back(const float* x, const float* d_y, const Matrix& W
 
 // Backward pass of loss_weight * -log p(target) for one prefix, added into
 // grad (same shapes as the parameters). Each step undoes one forward step,
-// last first.
+// last first. (Exercise 15.3 is to write it: its handout declares it here.)
+// BEGIN SOLUTION exercise 15.3: the backward pass, which you write in ex3_Colour_Backward.cpp
+// STUB: void backward(const Params& p, const std::vector<int>& tokens, const Forward& f, int target,
+// STUB:               float loss_weight, Params& grad);
 inline void backward(const Params& p, const std::vector<int>& tokens, const Forward& f, int target,
                      float loss_weight, Params& grad) {
-    // BEGIN SOLUTION exercise 15.3: the backward pass (chapter15/exercises/ex3_Colour_Backward.cpp)
-    // STUB: (void)p, (void)tokens, (void)f, (void)target, (void)loss_weight, (void)grad;
     const int T = int(tokens.size()), vocab = p.bias.cols;
 
     // logits = z W_out + bias; d(-log p_target)/d logits = probs - onehot(target)
@@ -283,8 +284,8 @@ inline void backward(const Params& p, const std::vector<int>& tokens, const Forw
     float d_x_last[D] = {};
     add_outer_and_back<D, D_K>(f.X.row(T - 1), d_q.row(0), p.W_Q, grad.W_Q, d_x_last);
     for (int r = 0; r < D; r++) grad.embeddings(tokens[T - 1], r) += d_x_last[r];
-    // END SOLUTION
 }
+// END SOLUTION
 
 // ===========================================================================
 // Adam, as PyTorch's default (15.2.3): beta1 0.9, beta2 0.999, eps 1e-8, with

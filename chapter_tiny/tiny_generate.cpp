@@ -24,28 +24,6 @@ static const char* USAGE =
     "                      letter of TEXT given the ones before it, in nats per character\n"
     "  --each              with --score, also print every letter's probability\n";
 
-// The next letter after the sequence's last: probabilities at the given
-// temperature from the logits, then one uniform draw against their running sum.
-static int sample_next(const Tape& tape, float temperature, Rng& rng) {
-    const float* logits = tape.logits + (tape.T - 1) * tape.V;
-    std::vector<float> p(logits, logits + tape.V);
-    if (temperature == 0.0f) {
-        int best = 0;
-        for (int v = 1; v < tape.V; v++)
-            if (p[v] > p[best]) best = v;
-        return best;
-    }
-    for (float& x : p) x /= temperature;
-    softmax(p.data(), tape.V);
-    const float u = rng.uniform();
-    float running = 0.0f;
-    for (int v = 0; v < tape.V; v++) {
-        running += p[v];
-        if (u < running) return v;
-    }
-    return tape.V - 1;  // u fell past a running sum rounded just below 1
-}
-
 static void generate(const TinyModel& model, const std::string& prompt, long length, float temperature, Rng& rng) {
     std::vector<int> ids = encode(model, prompt);
     Tape tape(model.V);
@@ -53,7 +31,7 @@ static void generate(const TinyModel& model, const std::string& prompt, long len
     for (long n = 0; n < length; n++) {
         const int T = std::min(int(ids.size()), SEATS);  // the model reads at most the last 64 letters
         forward_last(model, ids.data() + ids.size() - T, T, tape);  // only the last letter's logits are needed
-        ids.push_back(sample_next(tape, temperature, rng));
+        ids.push_back(sample_next(tape.logits + (tape.T - 1) * tape.V, tape.V, temperature, rng));
         std::fputc(model.vocabulary[ids.back()], stdout);
     }
     std::fputc('\n', stdout);

@@ -949,6 +949,41 @@ inline void backward(const TinyModel& model, const Tape& tape, const int* ids, c
 }
 
 // ===========================================================================
+// Sampler: the next letter from V logits, as tiny_generate draws it
+// (exercise tiny.4 is to write these two; its handout declares them here).
+
+// BEGIN SOLUTION exercise tiny.4: the sampler, which you write in ex4_Temperature.cpp
+// STUB: std::vector<float> next_letter_probabilities(const float* logits, int V, float temperature);
+// STUB: int sample_next(const float* logits, int V, float temperature, Rng& rng);
+// probabilities (V) = softmax(logits / temperature), for a temperature above 0.
+inline std::vector<float> next_letter_probabilities(const float* logits, int V, float temperature) {
+    std::vector<float> p(logits, logits + V);
+    for (float& x : p) x /= temperature;
+    softmax(p.data(), V);
+    return p;
+}
+
+// One u = rng.uniform() against the probabilities' running sum; at temperature
+// 0, no draw: the first of the largest logits.
+inline int sample_next(const float* logits, int V, float temperature, Rng& rng) {
+    if (temperature == 0.0f) {
+        int best = 0;
+        for (int v = 1; v < V; v++)
+            if (logits[v] > logits[best]) best = v;
+        return best;
+    }
+    const std::vector<float> p = next_letter_probabilities(logits, V, temperature);
+    const float u = rng.uniform();
+    float running = 0.0f;
+    for (int v = 0; v < V; v++) {
+        running += p[v];
+        if (u < running) return v;
+    }
+    return V - 1;  // u fell past a running sum rounded just below 1
+}
+// END SOLUTION
+
+// ===========================================================================
 // Vocabulary
 
 // The characters of text as ids; a character the model does not know ends the program.

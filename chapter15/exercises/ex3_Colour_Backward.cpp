@@ -4,8 +4,8 @@
 //
 // Write one function (its signature is fixed; the grader calls it):
 //
-//   void colour_backward(const Params& p, const std::vector<int>& tokens, const Forward& f,
-//                        int target, float loss_weight, Params& grad);
+//   void backward(const Params& p, const std::vector<int>& tokens, const Forward& f,
+//                 int target, float loss_weight, Params& grad);
 //
 // f is what forward(p, tokens) computed for one prefix (colour_recall.hpp:
 // X, q, K, V, scores, weights, z, logits, probs). Add into grad, block by block
@@ -23,65 +23,16 @@
 #include <vector>
 
 #include "../colour_recall.hpp"
-#include "maths.hpp"  // square_root, absolute, max_number
+#include "maths.hpp"  // absolute, max_number
 
-void colour_backward(const Params& p, const std::vector<int>& tokens, const Forward& f, int target,
-                     float loss_weight, Params& grad) {
-    // BEGIN SOLUTION
-    // STUB: (void)p, (void)tokens, (void)f, (void)target, (void)loss_weight, (void)grad;
-    const int T = int(tokens.size()), vocab = p.bias.cols;
-    const float score_scale = 1.0f / square_root(float(D_K));
-
-    // logits = z W_out + bias, loss = -log softmax(logits)[target]
-    std::vector<float> d_logits(size_t(vocab), 0.0f);
-    for (int i = 0; i < vocab; i++) d_logits[i] = (f.probs(0, i) - (i == target ? 1.0f : 0.0f)) * loss_weight;
-    std::vector<float> d_z(D_V, 0.0f);
-    for (int i = 0; i < vocab; i++) {
-        grad.bias(0, i) += d_logits[i];
-        for (int r = 0; r < D_V; r++) {
-            grad.W_out(r, i) += f.z(0, r) * d_logits[i];
-            d_z[r] += p.W_out(r, i) * d_logits[i];
-        }
-    }
-    // z = sum_j a_j v_j
-    std::vector<float> d_a(size_t(T), 0.0f);
-    for (int j = 0; j < T; j++) d_a[j] = dot(d_z.data(), f.V.row(j), D_V);
-    // a = softmax(s)
-    const float through = dot(f.weights.row(0), d_a.data(), T);
-    // s_j = q . k_j / sqrt(D_K); then k_j = x_j W_K, v_j = x_j W_V, each position on its own
-    std::vector<float> d_q(D_K, 0.0f);
-    for (int j = 0; j < T; j++) {
-        const float d_s = f.weights(0, j) * (d_a[j] - through);
-        float d_k[D_K], d_v[D_V];
-        for (int c = 0; c < D_K; c++) {
-            d_q[c] += d_s * f.K(j, c) * score_scale;
-            d_k[c] = d_s * f.q(0, c) * score_scale;
-        }
-        for (int c = 0; c < D_V; c++) d_v[c] = f.weights(0, j) * d_z[c];
-        for (int r = 0; r < D; r++) {
-            float d_x = 0.0f;
-            for (int c = 0; c < D_K; c++) {
-                grad.W_K(r, c) += f.X(j, r) * d_k[c];
-                d_x += d_k[c] * p.W_K(r, c);
-            }
-            for (int c = 0; c < D_V; c++) {
-                grad.W_V(r, c) += f.X(j, r) * d_v[c];
-                d_x += d_v[c] * p.W_V(r, c);
-            }
-            grad.embeddings(tokens[j], r) += d_x;
-        }
-    }
-    // q = x_last W_Q
-    for (int r = 0; r < D; r++) {
-        float d_x = 0.0f;
-        for (int c = 0; c < D_K; c++) {
-            grad.W_Q(r, c) += f.X(T - 1, r) * d_q[c];
-            d_x += d_q[c] * p.W_Q(r, c);
-        }
-        grad.embeddings(tokens[T - 1], r) += d_x;
-    }
-    // END SOLUTION
-}
+// Your backward goes here. In the repository it is colour_recall.hpp's own, which
+// this file then uses; in the handout the header only declares it.
+// BEGIN SOLUTION: write backward (the statement above says what it adds into grad)
+// STUB: void backward(const Params& p, const std::vector<int>& tokens, const Forward& f, int target,
+// STUB:               float loss_weight, Params& grad) {
+// STUB:     (void)p, (void)tokens, (void)f, (void)target, (void)loss_weight, (void)grad;
+// STUB: }
+// END SOLUTION
 
 // ---------------------------------------------------------------------------
 // The lesson: your gradient of the mean training loss against finite differences.
@@ -96,7 +47,7 @@ int main() {
     const std::vector<Example> examples = training_examples();
     Params grad;
     for (const Example& e : examples)
-        colour_backward(p, e.tokens, forward(p, e.tokens), e.target, 1.0f / float(examples.size()), grad);
+        backward(p, e.tokens, forward(p, e.tokens), e.target, 1.0f / float(examples.size()), grad);
 
     std::printf("The mean loss over the %d training prefixes: %.4f\n\n", int(examples.size()), mean_loss(p, examples));
     std::printf("  block       largest |gradient|  largest error / largest gradient  matches\n");

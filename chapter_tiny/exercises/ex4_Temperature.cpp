@@ -4,7 +4,7 @@
 //
 // Write two functions (their signatures are fixed; the grader calls them):
 //
-//   std::vector<float> next_letter_probs(const float* logits, int V, float temperature);
+//   std::vector<float> next_letter_probabilities(const float* logits, int V, float temperature);
 //     The model's V scores (logits) for the next letter, as probabilities at a
 //     temperature above 0: softmax of each logit divided by the temperature.
 //     Below 1 the likely letters get likelier; above 1 the letters even out.
@@ -22,39 +22,21 @@
 #include <cstdio>
 #include <vector>
 
-#include "matrix.hpp"
+#include "../tiny_model.hpp"
 
-std::vector<float> next_letter_probs(const float* logits, int V, float temperature) {
-    // BEGIN SOLUTION
-    // STUB: (void)logits, (void)temperature;
-    // STUB: return std::vector<float>(size_t(V > 0 ? V : 0), 0.0f);
-    std::vector<float> p(logits, logits + V);
-    for (float& x : p) x /= temperature;
-    softmax(p.data(), V);
-    return p;
-    // END SOLUTION
-}
-
-int sample_next(const float* logits, int V, float temperature, Rng& rng) {
-    // BEGIN SOLUTION
-    // STUB: (void)logits, (void)V, (void)temperature, (void)rng;
-    // STUB: return 0;
-    if (temperature == 0.0f) {
-        int best = 0;
-        for (int v = 1; v < V; v++)
-            if (logits[v] > logits[best]) best = v;
-        return best;
-    }
-    const std::vector<float> p = next_letter_probs(logits, V, temperature);
-    const float u = rng.uniform();
-    float running = 0.0f;
-    for (int v = 0; v < V; v++) {
-        running += p[v];
-        if (u < running) return v;
-    }
-    return V - 1;
-    // END SOLUTION
-}
+// Your two functions go here. In the repository they are tiny_model.hpp's own,
+// which this file then uses; in the handout the header only declares them.
+// BEGIN SOLUTION: write next_letter_probabilities and sample_next (the statement above says how)
+// STUB: std::vector<float> next_letter_probabilities(const float* logits, int V, float temperature) {
+// STUB:     (void)logits, (void)temperature;
+// STUB:     return std::vector<float>(size_t(V > 0 ? V : 0), 0.0f);
+// STUB: }
+// STUB:
+// STUB: int sample_next(const float* logits, int V, float temperature, Rng& rng) {
+// STUB:     (void)logits, (void)V, (void)temperature, (void)rng;
+// STUB:     return 0;
+// STUB: }
+// END SOLUTION
 
 // ---------------------------------------------------------------------------
 // The lesson
@@ -72,7 +54,7 @@ int main() {
     for (int v = 0; v < LETTERS; v++) std::printf("      %c", NAMES[v]);
     std::printf("   draws of %d with seed 1\n", DRAWS);
     for (float temperature : {0.5f, 1.0f, 2.0f}) {
-        std::vector<float> p = next_letter_probs(LOGITS, LETTERS, temperature);
+        std::vector<float> p = next_letter_probabilities(LOGITS, LETTERS, temperature);
         std::printf("  %11.1f ", temperature);
         for (float x : p) std::printf(" %6.3f", x);
         Rng rng(1);

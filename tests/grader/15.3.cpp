@@ -1,5 +1,5 @@
 // tests/grader/15.3.cpp: the tests of exercise 15.3 (chapter15/exercises/ex3_Colour_Backward.cpp),
-// colour_backward, block by block against central finite differences.
+// backward, block by block against central finite differences.
 //
 // The differences are taken of a loss computed here again in double (not
 // colour_recall.hpp's float forward), with step 1e-5, so they are good to
@@ -94,7 +94,7 @@ static void check_block(Test& t, int b) {
     for (int round = 0; round < 3; round++) {
         Case c = random_case(t);
         Params grad;
-        colour_backward(c.p, c.tokens, forward(c.p, c.tokens), c.target, c.loss_weight, grad);
+        backward(c.p, c.tokens, forward(c.p, c.tokens), c.target, c.loss_weight, grad);
         Model m{{}, VOCAB};
         for (const Matrix* A : c.p.blocks()) m.block.emplace_back(A->data.begin(), A->data.end());
         std::vector<double> analytic(grad.blocks()[b]->data.begin(), grad.blocks()[b]->data.end()), numeric;
@@ -129,11 +129,11 @@ static void adds_into_grad(Test& t) {
     Case c = random_case(t);
     const Forward f = forward(c.p, c.tokens);
     Params fresh, filled;
-    colour_backward(c.p, c.tokens, f, c.target, c.loss_weight, fresh);
+    backward(c.p, c.tokens, f, c.target, c.loss_weight, fresh);
     for (Matrix* A : filled.blocks())
         for (float& x : A->data) x = t.uniform(-1.0f, 1.0f);
     const Params before = filled;
-    colour_backward(c.p, c.tokens, f, c.target, c.loss_weight, filled);
+    backward(c.p, c.tokens, f, c.target, c.loss_weight, filled);
     double moved = 0.0;
     for (int b = 0; b < 6; b++)
         for (size_t i = 0; i < before.blocks()[b]->data.size(); i++) {
@@ -144,7 +144,7 @@ static void adds_into_grad(Test& t) {
                      "should have grown by %g, but it became %g", BLOCK_NAMES[b], i,
                      double(before.blocks()[b]->data[i]), want, double(filled.blocks()[b]->data[i]));
         }
-    t.expect(moved > 0.0, "colour_backward added nothing to grad");
+    t.expect(moved > 0.0, "backward added nothing to grad");
 }
 
 int main(int argc, char** argv) {

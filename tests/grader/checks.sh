@@ -44,10 +44,20 @@ points_of() {  # points_of ID NAME: the test's points, from the reference's row
 }
 
 # The list of an exercise's tests, from a grading of its reference.
-check_reference() {  # check_reference ID
-  local id=$1 file log=$work/reference.$1
-  file=$(exercise_file "$id")
-  grade "$id" "$file" "$log"
+# solved_copy ID: writes the exercise as a student who solved it hands it in
+# (lib.sh's solved_exercise) into $work/solved/ID/, and names it in $solved.
+solved_copy() {
+  local file
+  file=$(exercise_file "$1")
+  mkdir -p "$work/solved/$1"
+  solved=$work/solved/$1/$(basename "$file")
+  [ -f "$solved" ] || solved_exercise "$1" "$file" > "$solved"
+}
+
+check_reference() {  # check_reference ID: the solved exercise scores full marks
+  local id=$1 solved log=$work/reference.$1
+  solved_copy "$id"
+  grade "$id" "$solved" "$log"
   local total
   total=$(total_of "$log")
   if [ "$status" -eq 0 ] && full "$total"; then ok "$id: the reference scores full marks ($total)"
@@ -99,7 +109,7 @@ check_printer() {  # check_printer ID
   else failed "$id: printing the golden text should score at most the printed_output test's '$output_points' points (and pass it), got '$total'" "$log"; fi
 }
 
-# A wrong solution: a sed script applied to the reference, whose comment lines
+# A wrong solution: a sed script applied to the solved exercise, whose comment lines
 # say which tests it must lose ("# Loses:") and which it keeps ("# Keeps:").
 check_wrong() {  # check_wrong SEDFILE
   local sedfile=$1 id file log wrong total name what score
@@ -110,8 +120,10 @@ check_wrong() {  # check_wrong SEDFILE
   mkdir -p "$work/wrong"
   wrong=$work/wrong/$(basename "$sedfile" .sed).cpp
   log=$work/wrong/$(basename "$sedfile" .sed).log
-  sed -f "$sedfile" "$file" > "$wrong"
-  if cmp -s "$file" "$wrong"; then failed "$sedfile changes nothing in $file: the wrong solution is not wrong"; return; fi
+  local solved
+  solved_copy "$id"
+  sed -f "$sedfile" "$solved" > "$wrong"
+  if cmp -s "$solved" "$wrong"; then failed "$sedfile changes nothing in $file's solution: the wrong solution is not wrong"; return; fi
   grade "$id" "$wrong" "$log"
   total=$(total_of "$log")
   local bad=0

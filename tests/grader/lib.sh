@@ -109,3 +109,35 @@ include_flags() {
   dir=$(dirname "$1")
   printf '%s\n' "-I$dir" "-I$(dirname "$dir")" "-Icommon"
 }
+
+# The exercise file as a student who solved it hands it in. Where the function
+# the student writes is the chapter header's own (exercise 15.3's backward, the
+# tiny model's layers), the file's region holds only its STUB lines, and the
+# header marks the whole function "BEGIN SOLUTION exercise ID: ...": the
+# header's code then takes the place of the file's region (inline dropped, since
+# the handout's header only declares it). Every other region keeps its code.
+solved_exercise() {  # solved_exercise ID FILE
+  local id=$1 file=$2 header from_headers
+  from_headers=$(mktemp) || return 2
+  for header in $(needed_headers "$file"); do
+    awk -v id="$id" '
+      /^[ \t]*\/\/ BEGIN SOLUTION exercise / { s = $0; sub(/^[ \t]*\/\/ BEGIN SOLUTION exercise /, "", s); sub(/:.*/, "", s); inside = (s == id); next }
+      inside && /^[ \t]*\/\/ END SOLUTION/ { inside = 0; next }
+      inside && /^[ \t]*\/\/ STUB:/ { next }
+      inside { sub(/^inline /, ""); print }
+    ' "$header" >> "$from_headers"
+  done
+  awk -v from="$from_headers" '
+    /^[ \t]*\/\/ BEGIN SOLUTION/ { inside = 1; code = 0; n = 0; next }
+    inside && /^[ \t]*\/\/ END SOLUTION/ {
+      inside = 0
+      if (!code) while ((getline line < from) > 0) print line
+      else for (i = 1; i <= n; i++) print kept[i]
+      next
+    }
+    inside && /^[ \t]*\/\/ STUB:/ { next }
+    inside { code = 1; kept[++n] = $0; next }
+    { print }
+  ' "$file"
+  rm -f "$from_headers"
+}

@@ -1,5 +1,5 @@
 // tests/grader/tiny.4.cpp: the tests of exercise tiny.4 (chapter_tiny/exercises/ex4_Temperature.cpp),
-// next_letter_probs and sample_next.
+// next_letter_probabilities and sample_next.
 //
 // The distribution test draws N = 20000 letters from random logits at a random
 // temperature and compares the counts with N times softmax(logits / T) by
@@ -29,8 +29,8 @@ static void hidden_probs(Test& t) {
         const int V = t.size(2, 70);
         const float temperature = t.uniform(0.2f, 3.0f);
         std::vector<float> logits = random_logits(t, V);
-        std::vector<float> p = next_letter_probs(logits.data(), V, temperature);
-        t.expect(int(p.size()) == V, "next_letter_probs gave %zu probabilities for %d letters", p.size(), V);
+        std::vector<float> p = next_letter_probabilities(logits.data(), V, temperature);
+        t.expect(int(p.size()) == V, "next_letter_probabilities gave %zu probabilities for %d letters", p.size(), V);
         t.numbers(("probs_" + std::to_string(round)).c_str(), p);
     }
 }
@@ -44,7 +44,7 @@ static void temperature_direction(Test& t) {
         if (logits[v] > logits[top]) top = v;
     float previous = 2.0f;
     for (float temperature : {0.25f, 0.5f, 1.0f, 2.0f, 4.0f}) {
-        std::vector<float> p = next_letter_probs(logits.data(), V, temperature);
+        std::vector<float> p = next_letter_probabilities(logits.data(), V, temperature);
         t.expect(int(p.size()) == V, "%zu probabilities for %d letters", p.size(), V);
         double sum = 0.0;
         for (float x : p) sum += x;
