@@ -40,7 +40,7 @@ TESTSRC  := $(sort $(wildcard tests/*.cpp))
 TESTBINS := $(patsubst %.cpp,$(BUILD)/%$(EXE),$(TESTSRC))
 HEADERS  := $(wildcard common/*.hpp chapter*/*.hpp chapter*/*/*.hpp tests/*.hpp)
 
-.PHONY: FORCE all run test golden sanitize matrix cross bench compile-times exhaustive fuzz data train-tiny seed-study clean help \
+.PHONY: FORCE all run test golden sanitize matrix cross bench compile-times exhaustive fuzz data book train-tiny seed-study clean help \
         check-exercise handout exercises check-exercises-all gradescope
 .DEFAULT_GOAL := all
 
@@ -168,6 +168,10 @@ matrix:
 cross:
 	@bash tests/cross.sh
 
+# What the book says about each program's output beside what it prints.
+book: all
+	@bash tests/book.sh $(BUILD)
+
 bench: all $(BUILD)/tests/bench/peak
 	@bash tests/bench.sh $(BUILD)
 
@@ -243,6 +247,7 @@ help:
 	@echo "make sanitize   the tests again under AddressSanitizer + UndefinedBehaviorSanitizer"
 	@echo "make matrix     the tests with g++, clang++ and clang++ with libc++, each at -O0 and -O2"
 	@echo "make cross      the tests for Windows (MinGW-w64, under Wine) and ARM (aarch64, under qemu)"
+	@echo "make book       what the book says about each program's output, beside what ours prints"
 	@echo "make bench      time the programs that train"
 	@echo "make compile-times  CPU seconds to compile each program alone, REPEAT=3 for the best of 3"
 	@echo "make check-exercise EX=20.3 SRC=student.cpp   grade one exercise file (SEED=N, RESULTS=file)"

@@ -114,7 +114,7 @@ done
 [ "$mode" = --golden ] && { echo "goldens written: check each diff with git diff tests/golden"; exit 0; }
 
 # 3. Each number or phrase the book quotes appears in that program's output.
-while IFS=$'\t' read -r name text section; do
+while IFS=$'\t' read -r name text section _; do
   case "$name" in ''|'#'*) continue ;; esac
   wanted "$name" || continue
   out=$(golden_out "$name")
