@@ -36,9 +36,9 @@ else
 SOURCES  := $(sort $(wildcard chapter*/*.cpp) $(wildcard $(addsuffix /exercises/*.cpp,$(filter-out none,$(EXERCISES)))))
 endif
 PROGRAMS := $(patsubst %.cpp,$(BUILD)/%$(EXE),$(SOURCES))
-TESTSRC  := $(sort $(wildcard tests/*.cpp))
+TESTSRC  := $(sort $(wildcard tests/unit/*.cpp))
 TESTBINS := $(patsubst %.cpp,$(BUILD)/%$(EXE),$(TESTSRC))
-HEADERS  := $(wildcard common/*.hpp chapter*/*.hpp chapter*/*/*.hpp tests/*.hpp)
+HEADERS  := $(wildcard common/*.hpp chapter*/*.hpp chapter*/*/*.hpp tests/unit/*.hpp)
 
 .PHONY: FORCE all run test golden sanitize matrix cross bench compile-times exhaustive fuzz data book train-tiny seed-study clean help \
         check-exercise handout exercises check-exercises-all gradescope
@@ -46,7 +46,7 @@ HEADERS  := $(wildcard common/*.hpp chapter*/*.hpp chapter*/*/*.hpp tests/*.hpp)
 
 # tiny_train's fast build: the same source with AVX2 (eight floats per
 # instruction) where this machine has it; `make FAST=` leaves it out. The
-# portable build is for tests/check_tiny_fast.sh, which checks that the two
+# portable build is for tests/checks/chapter_tiny_tiny_train_fast.sh, which checks that the two
 # write the same checkpoint bytes: at -O0, without FAST, and with the plain
 # struct Lanes that compilers other than g++ and clang++ get (common/lanes.hpp),
 # so it is as far from the fast build as a build can be. (make matrix builds the
@@ -60,7 +60,7 @@ $(BUILD)/chapter_tiny/tiny_train $(BUILD)/tests/bench/peak: private CXXFLAGS += 
 # given on the command line (make matrix, make sanitize) builds them at OPT too.
 # The precompiled headers are OPT's, so these compile without them. (private:
 # the precompiled headers, built first as their prerequisite, keep OPT's flags.)
-TIMED    := chapter_tiny/tiny_train chapter_tiny/tiny_generate chapter15/lab5_runs tests/bench/peak tests/lanes_test
+TIMED    := chapter_tiny/tiny_train chapter_tiny/tiny_generate chapter15/lab5_runs tests/bench/peak tests/unit/lanes_test
 $(patsubst %,$(BUILD)/%$(EXE),$(TIMED)): private OPT = $(TIMED_OPT)
 $(patsubst %,$(BUILD)/%$(EXE),$(TIMED)): override private PCH =
 TRAINERS := $(BUILD)/portable/tiny_train$(EXE)
@@ -114,16 +114,16 @@ FORCE:
 # What each check runs; a check not named here waits for everything.
 TINY     := $(TRAINERS) $(BUILD)/chapter_tiny/tiny_train$(EXE) $(filter-out %/exercises/%,$(filter $(BUILD)/chapter_tiny/%,$(PROGRAMS)))
 CH15     := $(filter-out %/exercises/%,$(filter $(BUILD)/chapter15/%,$(PROGRAMS)))
-TINY_CHECKS := $(filter $(BUILD)/checks/tests/check_tiny_%,$(CHECKED))
-CH15_CHECKS := $(filter %/check_colour_recall.sh.log.status %/check_lookup_cli.sh.log.status,$(CHECKED))
-EX4_CHECKS  := $(filter %/check_ex4_options.sh.log.status,$(CHECKED))
-BAD_CHECKS  := $(filter %/check_bad_input.sh.log.status,$(CHECKED))
+TINY_CHECKS := $(filter $(BUILD)/checks/tests/checks/chapter_tiny_%,$(CHECKED))
+CH15_CHECKS := $(filter $(BUILD)/checks/tests/checks/chapter15_%,$(CHECKED))
+EX4_CHECKS  := $(filter %/chapter20_ex4_Parameter_Count.sh.log.status,$(CHECKED))
+BAD_CHECKS  := $(filter %/all_bad_input.sh.log.status,$(CHECKED))
 TEST_CHECKS := $(filter %.cpp.log.status,$(CHECKED))
 $(TINY_CHECKS): $(TINY)
 $(CH15_CHECKS): $(CH15)
 $(EX4_CHECKS): $(filter %/ex4_Parameter_Count$(EXE),$(PROGRAMS))
-# The bad-input cases run the programs tests/bad_input.tsv names (first column).
-BAD_INPUT_PROGRAMS := $(filter $(patsubst %,$(BUILD)/%$(EXE),$(shell cut -f1 tests/bad_input.tsv 2> /dev/null)),$(PROGRAMS))
+# The bad-input cases run the programs tests/fixtures/bad_input.tsv names (first column).
+BAD_INPUT_PROGRAMS := $(filter $(patsubst %,$(BUILD)/%$(EXE),$(shell cut -f1 tests/fixtures/bad_input.tsv 2> /dev/null)),$(PROGRAMS))
 $(BAD_CHECKS): $(BAD_INPUT_PROGRAMS)
 $(TEST_CHECKS): $(BUILD)/checks/%.cpp.log.status: $(BUILD)/%$(EXE)
 # A golden's run needs its program: tests/golden/chapter15/lab5_runs@seeds.txt, chapter15/lab5_runs.
@@ -173,12 +173,12 @@ book: all
 	@bash tests/book.sh $(BUILD)
 
 bench: all $(BUILD)/tests/bench/peak
-	@bash tests/bench.sh $(BUILD)
+	@bash tests/bench/bench.sh $(BUILD)
 
 # CPU seconds to compile each program alone (a lesson should take at most 2 s): REPEAT=3 for the best of 3.
 REPEAT ?= 1
 compile-times:
-	@CXX="$(CXX)" OPT="$(OPT)" TIMED="$(TIMED)" TIMED_OPT="$(TIMED_OPT)" bash tests/compile_times.sh $(REPEAT)
+	@CXX="$(CXX)" OPT="$(OPT)" TIMED="$(TIMED)" TIMED_OPT="$(TIMED_OPT)" bash tests/bench/compile_times.sh $(REPEAT)
 
 # Every float through exp_lanes, as tiny_train's fast build has it (FAST) and as
 # the other programs do, at TIMED_OPT: about a minute each (.ci/run runs it; make
@@ -186,9 +186,9 @@ compile-times:
 exhaustive: OPT = $(TIMED_OPT)
 exhaustive:
 	@mkdir -p $(BUILD)/exhaustive
-	$(CXX) $(CXXFLAGS) -Itests tests/lanes_test.cpp -o $(BUILD)/exhaustive/lanes_test$(EXE) $(LDLIBS)
+	$(CXX) $(CXXFLAGS) -Itests/unit tests/unit/lanes_test.cpp -o $(BUILD)/exhaustive/lanes_test$(EXE) $(LDLIBS)
 	$(RUN) $(BUILD)/exhaustive/lanes_test$(EXE) --exhaustive
-	$(if $(FAST),$(CXX) $(CXXFLAGS) $(FAST) -Itests tests/lanes_test.cpp -o $(BUILD)/exhaustive/lanes_test_fast$(EXE) $(LDLIBS))
+	$(if $(FAST),$(CXX) $(CXXFLAGS) $(FAST) -Itests/unit tests/unit/lanes_test.cpp -o $(BUILD)/exhaustive/lanes_test_fast$(EXE) $(LDLIBS))
 	$(if $(FAST),$(RUN) $(BUILD)/exhaustive/lanes_test_fast$(EXE) --exhaustive)
 
 # libFuzzer on the file loaders, FUZZ_SECONDS each (needs clang++); outside make test.
@@ -233,7 +233,7 @@ train-tiny: $(BUILD)/chapter_tiny/tiny_train
 # The shipped recipe from several seeds, and how each run's heads compare with the chapter's.
 SEEDS ?= 1 2 3 4 5 6 7 8
 seed-study: $(BUILD)/chapter_tiny/tiny_train $(BUILD)/chapter_tiny/tiny_3_Several_Readers
-	@TINY_RECIPE="$(TINY_RECIPE)" bash tests/tiny_seed_study.sh $(BUILD) $(SEEDS)
+	@TINY_RECIPE="$(TINY_RECIPE)" bash tests/studies/tiny_seed_study.sh $(BUILD) $(SEEDS)
 
 clean:
 	rm -rf build

@@ -5,7 +5,7 @@
 // texts), the model (parameters, forward and backward side by side), Adam,
 // training and the table's measurements, and the parameter file format.
 // The book trains with PyTorch autograd; here each forward step has its
-// backward step beside it, and tests/colour_recall_grad_test.cpp checks
+// backward step beside it, and tests/unit/colour_recall_grad_test.cpp checks
 // every one against finite differences.
 //
 // [[gnu::cold]] marks what runs once (printing, parsing, options, pictures): the

@@ -220,7 +220,7 @@ static Outcome try_start(const Params& start, const std::vector<Example>& train,
         if (!same_words(p, train, valid, BOOK_TABLE[r])) return o;
         o.rows++;
         const BookRow ours = as_printed(updates, measure(p, train, valid));
-        // Rows 50 and 200 are the book's digit for digit (tests/book_claims.tsv quotes them).
+        // Rows 50 and 200 are the book's digit for digit (tests/fixtures/book_claims.tsv quotes them).
         if (r >= 3 && row_distance(ours, BOOK_TABLE[r]) != 0) return o;
         c.rows[r] = ours;
         c.table_distance += row_distance(ours, BOOK_TABLE[r]);

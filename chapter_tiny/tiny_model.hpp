@@ -761,7 +761,7 @@ inline void next_letter_probabilities_lanes(Tape& tape, int first = 0) {
 }
 
 // The forward pass runs its layers one of two ways, with the same bits
-// (tests/tiny_model_test.cpp checks each layer both ways): one number at a
+// (tests/unit/tiny_model_test.cpp checks each layer both ways): one number at a
 // time, the plain loops, which the lessons run and which compile quickly; or
 // eight at a time, which the trainer runs.
 struct OneAtATime {

@@ -325,7 +325,7 @@ const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the lett
 // The HTML page: one file, the SVG inline, a few lines of plain JavaScript, no
 // network. Pointing at row or letter i (a mouse or pen over it, a finger on it:
 // pointer events, so all three alike), or the arrow keys once the picture has
-// focus, shows group "reads<i>". tests/check_tiny_browser.sh drives it in Chromium.
+// focus, shows group "reads<i>". tests/checks/chapter_tiny_demos_browser.sh drives it in Chromium.
 
 const char* const PAGE_SCRIPT = R"(<script>
 const demo = document.getElementById('demo'), svg = demo.querySelector('svg');

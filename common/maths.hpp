@@ -9,7 +9,7 @@
 // multiply-adds), so every platform gets the same bits.
 //
 // Each works in double and rounds once at the end, so the float results are
-// the correctly rounded value almost always. Measured by tests/maths_test.cpp
+// the correctly rounded value almost always. Measured by tests/unit/maths_test.cpp
 // against the C library's double functions (every float with --exhaustive):
 //   exp_f      every float in [-103.97, 88.72]     worst 0.500000 ulp (float)
 //   log_f      every positive finite float          worst 0.500000 ulp (float)
@@ -153,7 +153,7 @@ inline double power(double base, long n) {
 
 // ===========================================================================
 // The rest of <cmath> that the programs use: <cmath> itself adds 0.2 s to every compile.
-// Each gives the same bits as the std:: function it replaces (tests/maths_test.cpp).
+// Each gives the same bits as the std:: function it replaces (tests/unit/maths_test.cpp).
 
 // The square root, correctly rounded as IEEE requires: the compiler's own
 // (one instruction) where it has one, else the C library's.

@@ -6,10 +6,11 @@
 #   tests/golden/<folder>/<program>.txt          expected stdout of build/<folder>/<program>
 #   tests/golden/<folder>/<program>@<case>.txt   a second run of the same program ...
 #   tests/golden/<folder>/<name>.args            ... with these arguments (shell words)
-#   tests/book_claims.tsv                        golden name <TAB> text its output must contain <TAB> section
-#   tests/*.cpp                                  check programs: exit 0 means pass
-#   tests/check_*.sh                             check scripts, given the build folder: exit 0 means pass,
+#   tests/fixtures/book_claims.tsv               golden name <TAB> text its output must contain <TAB> section
+#   tests/unit/*.cpp                             unit-test programs: exit 0 means pass
+#   tests/checks/*.sh                            check scripts, given the build folder: exit 0 means pass,
 #                                                exit 77 skipped (what it needs is missing; its last line says what)
+# (tests/README.md: which test covers which program.)
 #
 # With --golden it rewrites the golden files instead of comparing.
 #
@@ -68,12 +69,12 @@ run_check() {  # run_check CHECK: its output to check_log, its exit status to ch
 # make test runs each check this way, one at a time: nothing below is needed for it.
 [ "$mode" = --check ] && { run_check "$3"; exit 0; }
 source tests/wanted.sh  # exercises, wanted: what EXERCISES asks for
-needs_exercises=(tests/check_grader.sh)  # the grader's checks: with every exercise only
+needs_exercises=(tests/checks/grader_20.3.sh)  # the grader's checks: with every exercise only
 checks=()
-for check in tests/check_*.sh tests/*.cpp; do
+for check in tests/checks/*.sh tests/unit/*.cpp; do
   [ -f "$check" ] || continue
   [ "$exercises" != all ] && [[ " ${needs_exercises[*]} " == *" $check "* ]] && continue
-  [ "$check" = tests/check_ex4_options.sh ] && ! wanted chapter20/exercises/ex4 && continue
+  [ "$check" = tests/checks/chapter20_ex4_Parameter_Count.sh ] && ! wanted chapter20/exercises/ex4 && continue
   checks+=("$check")
 done
 goldens=()
@@ -120,7 +121,7 @@ while IFS=$'\t' read -r name text section _; do
   out=$(golden_out "$name")
   if [ -f "$out" ] && grep -qF -- "$text" "$out"; then pass "$name prints '$text' ($section)"
   else fail "$name should print '$text' (book section $section)"; fi
-done < tests/book_claims.tsv
+done < tests/fixtures/book_claims.tsv
 
 # 4. Check programs and check scripts.
 for check in "${checks[@]}"; do

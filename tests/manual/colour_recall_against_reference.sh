@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # By hand, after the default start or the training's arithmetic changes (a few
 # minutes of Python, so make test does not run it): every line that
-# tests/colour_recall_reference.py --lines computes, in the goldens' own
+# tests/reference/colour_recall_reference.py --lines computes, in the goldens' own
 # format, must be in the chapter 15 golden it belongs to. The reference is in
 # double precision and the programs in float, so a line can differ in its last
 # digit; each missing line is printed for a look by eye.
@@ -17,6 +17,6 @@ while IFS= read -r line; do
   # shellcheck disable=SC2086
   if cat $goldens | grep -qF -- "$line"; then found=$((found + 1))
   else missing=$((missing + 1)); echo "not in the goldens: $line"; fi
-done < <(python3 tests/colour_recall_reference.py --lines --slow --sweep "$scale" 40 | sed '1,/^--- golden lines ---$/d')
+done < <(python3 tests/reference/colour_recall_reference.py --lines --slow --sweep "$scale" 40 | sed '1,/^--- golden lines ---$/d')
 echo "$found reference lines found in the goldens, $missing not"
 [ "$missing" -eq 0 ]

@@ -11,7 +11,7 @@ golden open beside it. The numbers already checked elsewhere are left out:
 golden rows), tiny.1's head table (tiny_3_Several_Readers' golden).
 """
 import math, os, sys
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "reference"))
 import tiny_reference as tr
 
 def softmax(v):

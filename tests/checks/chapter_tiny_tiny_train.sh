@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# tests/check_tiny_train.sh: a short run of chapter_tiny/tiny_train on a text this
+# tests/checks/chapter_tiny_tiny_train.sh: a short run of chapter_tiny/tiny_train on a text this
 # test writes itself. The loss falls; the same seed gives the same checkpoint
 # bytes with 1 and 2 threads; a run stopped halfway and resumed ends with the
-# same bytes as a run never stopped. (Bad input: tests/bad_input.tsv.)
+# same bytes as a run never stopped. (Bad input: tests/fixtures/bad_input.tsv.)
 set -u
 build=${1:-build}
 RUN=${RUN:-}  # make cross runs the programs under Wine or qemu-aarch64 (tests/cross.sh)
@@ -12,7 +12,7 @@ trap 'rm -rf "$work"' EXIT
 status=0
 bad() { echo "FAILED: $*"; status=1; }
 
-bash "$(dirname "$0")/tiny_text.sh" > "$work/text.txt"
+bash "$(dirname "$0")/../fixtures/tiny_text.sh" > "$work/text.txt"
 
 run() {  # run NAME ARGS...: a short training run writing $work/NAME.tiny
   local name=$1; shift

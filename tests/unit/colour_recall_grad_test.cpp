@@ -1,4 +1,4 @@
-// tests/colour_recall_grad_test.cpp: every hand-written gradient of the
+// tests/unit/colour_recall_grad_test.cpp: every hand-written gradient of the
 // colour-recall model (chapter15/colour_recall.hpp) against central finite
 // differences of the mean training loss, block by block.
 //
@@ -10,7 +10,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "../chapter15/colour_recall.hpp"
+#include "../../chapter15/colour_recall.hpp"
 #include "check.hpp"
 
 constexpr float STEP = 1e-2f;

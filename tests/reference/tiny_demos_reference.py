@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
-"""tests/tiny_demos_reference.py: the numbers of the tiny_2 and tiny_3 demos, computed independently.
+"""tests/reference/tiny_demos_reference.py: the numbers of the tiny_2 and tiny_3 demos, computed independently.
 
-Reads the checkpoint with tests/tiny_reference.py (written from the checkpoint
+Reads the checkpoint with tests/reference/tiny_reference.py (written from the checkpoint
 format alone, in double precision), runs the attention itself, and prints, in
 the demos' own formats, what their goldens must show: the statistics table and
 the top reads of tiny_3, the chosen head, the triangle and the last row of
 tiny_2, and the shuffle of "Why positions matter". It takes about a second per
 forward pass, so make test does not run it; compare by hand:
 
-  python3 tests/tiny_demos_reference.py > /tmp/reference.txt
+  python3 tests/reference/tiny_demos_reference.py > /tmp/reference.txt
   grep -F -x -f /tmp/reference.txt tests/golden/chapter_tiny/tiny_3_Several_Readers.txt
 
 Options as the demos': --text TEXT, --at N (tiny_3's letter), --block B --head H

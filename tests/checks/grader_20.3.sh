@@ -14,7 +14,7 @@ set -u
 # on a teacher's Linux or Gradescope: make test checks it, make cross does not.
 if [ -n "${RUN:-}" ]; then echo "not under make cross: the grader runs where the teacher grades"; exit 77; fi
 export LC_ALL=C
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 . tests/grader/lib.sh
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/check_tiny_fast.sh: the fast build of tiny_train (-mavx2 where the machine
+# tests/checks/chapter_tiny_tiny_train_fast.sh: the fast build of tiny_train (-mavx2 where the machine
 # has AVX2: eight floats per instruction) writes the same checkpoint bytes as the
 # portable build (at -O0, without AVX2, with common/lanes.hpp's plain struct),
 # with 1 thread and with 2. The speed work may not change one bit.
@@ -12,7 +12,7 @@ trap 'rm -rf "$work"' EXIT
 status=0
 bad() { echo "FAILED: $*"; status=1; }
 
-bash "$(dirname "$0")/tiny_text.sh" > "$work/text.txt"
+bash "$(dirname "$0")/../fixtures/tiny_text.sh" > "$work/text.txt"
 
 run() {  # run NAME PROGRAM THREADS: a short training run writing $work/NAME.tiny
   "$2" --text "$work/text.txt" --out "$work/$1.tiny" --steps 3 --batch 4 --lr 0.01 --warmup 2 \

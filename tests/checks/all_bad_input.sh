@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every case in tests/bad_input.tsv: the program must print exactly one line on
+# Every case in tests/fixtures/bad_input.tsv: the program must print exactly one line on
 # stderr that contains the expected words, exit with status 2, and leave no
 # file behind. Run by make test, and under the sanitizers by make sanitize.
 #
@@ -8,7 +8,7 @@
 set -u
 build=${1:-build}
 RUN=${RUN:-}  # make cross runs the programs under Wine or qemu-aarch64 (tests/cross.sh)
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 W=$(mktemp -d)
 out=$(mktemp -d)
 trap 'rm -rf "$W" "$out"' EXIT
@@ -16,8 +16,8 @@ trap 'rm -rf "$W" "$out"' EXIT
 # Fixtures: bad files made from good ones, so they follow the formats as they change.
 : > "$W/empty"
 mkdir -p "$W/dir"
-if [ -x tests/bad_input_fixtures.sh ] || [ -f tests/bad_input_fixtures.sh ]; then
-  bash tests/bad_input_fixtures.sh "$build" "$W" || { echo "could not make the fixtures"; exit 1; }
+if [ -x tests/fixtures/bad_input_fixtures.sh ] || [ -f tests/fixtures/bad_input_fixtures.sh ]; then
+  bash tests/fixtures/bad_input_fixtures.sh "$build" "$W" || { echo "could not make the fixtures"; exit 1; }
 fi
 
 source tests/wanted.sh  # wanted: an exercise of a chapter EXERCISES leaves out is not built
@@ -49,6 +49,6 @@ while IFS=$'\t' read -r program args expect; do
     echo "FAIL $program $args: $problem"
     head -n 5 "$out/stderr" | sed 's/^/    stderr: /'
   fi
-done < tests/bad_input.tsv
+done < tests/fixtures/bad_input.tsv
 echo "bad input: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

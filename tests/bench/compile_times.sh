@@ -6,12 +6,12 @@
 # best of REPEAT runs, so that other work on the machine disturbs them little.
 # A measurement, not a test: make test does not run it. Exits 1 if a lesson is over.
 #
-#   bash tests/compile_times.sh [REPEAT] [FILE.cpp ...]
-#   CXX=clang++ OPT=-O0 LIMIT=2 bash tests/compile_times.sh 3
+#   bash tests/bench/compile_times.sh [REPEAT] [FILE.cpp ...]
+#   CXX=clang++ OPT=-O0 LIMIT=2 bash tests/bench/compile_times.sh 3
 # OPT is the lessons' level and TIMED_OPT that of the TIMED programs; each
 # defaults to the Makefile's own (make compile-times passes all three).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 repeat=${1:-1}
 shift || true
 makefile_value() { sed -n "s/^$1 *[?:]*= *//p" Makefile; }  # makefile_value NAME: NAME's value in the Makefile
@@ -21,7 +21,7 @@ TIMED_OPT=${TIMED_OPT:-$(makefile_value TIMED_OPT)}
 TIMED=${TIMED:-$(makefile_value TIMED)}
 LIMIT=${LIMIT:-2}
 files=("$@")
-[ ${#files[@]} -gt 0 ] || files=(chapter*/*.cpp chapter*/*/*.cpp tests/*.cpp)
+[ ${#files[@]} -gt 0 ] || files=(chapter*/*.cpp chapter*/*/*.cpp tests/unit/*.cpp)
 lessons=$(bash tests/lessons.sh | cut -f1 | tr '\n' ' ')
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

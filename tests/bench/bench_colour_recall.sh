@@ -4,5 +4,5 @@
 # time, against the book's PyTorch loop at about 0.3 s for the same 200 updates.
 set -eu
 build=${1:-build}
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 "$build/chapter15/lab5_runs" --time 500

@@ -1,4 +1,4 @@
-// tests/plot_test.cpp: common/plot.hpp against results worked out by hand.
+// tests/unit/plot_test.cpp: common/plot.hpp against results worked out by hand.
 #include <string>
 
 #include "check.hpp"

@@ -1,4 +1,4 @@
-// tests/maths_test.cpp: our exp, log and cos (common/maths.hpp) against the C
+// tests/unit/maths_test.cpp: our exp, log and cos (common/maths.hpp) against the C
 // library's, measured in ulps (units in the last place of the true result);
 // and maths.hpp's stand-ins for the rest of <cmath>, which must match it bit for bit.
 //

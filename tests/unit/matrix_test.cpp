@@ -1,4 +1,4 @@
-// tests/matrix_test.cpp: the common matrix header against results worked out by hand
+// tests/unit/matrix_test.cpp: the common matrix header against results worked out by hand
 // or by an independent computation (noted beside each).
 #include <cmath>
 #include <limits>

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""tests/tiny_reference.py: an independent reading of a tiny model checkpoint.
+"""tests/reference/tiny_reference.py: an independent reading of a tiny model checkpoint.
 
 Written from the checkpoint format in chapter_tiny/README.md alone, in plain
 Python and in double precision, without any of the C++ code. It checks the
 goldens of chapter_tiny/tiny_generate by hand (it takes minutes, so make test
 does not run it):
 
-  python3 tests/tiny_reference.py score "The bag didn't fit in the car because it was too small"
-  python3 tests/tiny_reference.py generate "ROMEO:" 200 0.8 1
+  python3 tests/reference/tiny_reference.py score "The bag didn't fit in the car because it was too small"
+  python3 tests/reference/tiny_reference.py generate "ROMEO:" 200 0.8 1
 
 `score` prints the mean next-character cross-entropy; `generate` replays the
 sampler (SplitMix64, as common/matrix.hpp) and prints the text. TINY_MODEL=FILE

@@ -1,4 +1,4 @@
-// tests/check.hpp: the few lines every check program shares.
+// tests/unit/check.hpp: the few lines every check program shares.
 // A check prints each failure, keeps going, and exits 1 if any failed.
 #pragma once
 

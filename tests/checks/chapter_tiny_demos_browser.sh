@@ -19,4 +19,4 @@ if [ -n "$missing" ]; then
   exit 77
 fi
 mkdir -p "$build/browser"
-exec node "$(dirname "$0")/browser/check_pages.js" "$build" "$chromium" "$build/browser"
+exec node "$(dirname "$0")/../browser/check_pages.js" "$build" "$chromium" "$build/browser"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/check_tiny_interrupt.sh: tiny_train killed with SIGKILL again and again,
+# tests/checks/chapter_tiny_tiny_train_interrupt.sh: tiny_train killed with SIGKILL again and again,
 # at many points (most of them while a checkpoint is being written, since it
 # saves after every step), and resumed each time. After every kill the
 # checkpoint on disk must load; the run must resume from its state's step; and
@@ -16,7 +16,7 @@ trap 'rm -rf "$work"' EXIT
 status=0
 bad() { echo "FAILED: $*"; status=1; }
 
-bash "$(dirname "$0")/tiny_text.sh" > "$work/text.txt"
+bash "$(dirname "$0")/../fixtures/tiny_text.sh" > "$work/text.txt"
 settings=(--text "$work/text.txt" --steps 40 --batch 4 --warmup 5 --eval-every 20 --eval-windows 4 --save-every 1)
 
 # The uninterrupted run, timed: the kills below are spread over its length in ms

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/bench_tiny.sh (make bench): how fast the tiny Shakespeare model trains and runs.
+# tests/bench/bench_tiny.sh (make bench): how fast the tiny Shakespeare model trains and runs.
 #
 # FLOPs per token, counting a multiply-add as 2 and leaving out the element-wise
 # work (levels, GELU, softmax, AdamW), for W = 32, F = 128, V = 65, 64 seats:
@@ -64,4 +64,4 @@ awk -v s="$start" -v e="$end" -v f=$FORWARD_FLOPS -v p="$peak1" 'BEGIN {
   letters = 2000 / (e - s); tokens = letters * 64; g = tokens * f / 1e9
   printf "inference, 1 thread: %8.0f letters/s generated = %8.0f tokens/s through the model  %5.2f GFLOP/s = %4.1f%% of the peak\n",
          letters, tokens, g, 100 * g / p }'
-echo "(FLOPs per token: forward $FORWARD_FLOPS, training $TRAIN_FLOPS; see the top of tests/bench_tiny.sh)"
+echo "(FLOPs per token: forward $FORWARD_FLOPS, training $TRAIN_FLOPS; see the top of tests/bench/bench_tiny.sh)"

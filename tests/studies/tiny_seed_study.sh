@@ -5,7 +5,7 @@
 #
 #   make seed-study                     seeds 1 to 8
 #   make seed-study SEEDS="1 2 3 9"     these seeds
-#   bash tests/tiny_seed_study.sh BUILD SEED...
+#   bash tests/studies/tiny_seed_study.sh BUILD SEED...
 #
 # Checkpoints go to BUILD/seed_study/seed<N>.tiny with the trainer's log beside
 # them; a seed whose checkpoint is there already is measured, not retrained, so
@@ -20,7 +20,7 @@ set -u
 build=${1:-build}
 shift || true
 seeds=${*:-1 2 3 4 5 6 7 8}
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 # make train-tiny's recipe, which the Makefile passes in as TINY_RECIPE.
 read -r -a recipe <<< "${TINY_RECIPE:---steps 12000 --batch 32 --lr 0.01}"
 out=$build/seed_study

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# tests/check_colour_recall.sh BUILD: the book's claims about colour recall
+# tests/checks/chapter15_colour_recall.sh BUILD: the book's claims about colour recall
 # (chapter 15), read from what the programs print, plus the parameter file
-# round trip and the SVG writer. (Bad input: tests/bad_input.tsv.) Exit 0 = every check passed.
+# round trip and the SVG writer. (Bad input: tests/fixtures/bad_input.tsv.) Exit 0 = every check passed.
 #
 # The reference values are computed here (1/T, 1/17, ln 17), never typed in;
 # the tolerances are stated beside each check.
 set -u
 build=${1:-build}
 RUN=${RUN:-}  # make cross runs the programs under Wine or qemu-aarch64 (tests/cross.sh)
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 export NO_COLOR=1
 lab4="$build/chapter15/15_2_Lab4_Model"
 lab5="$build/chapter15/15_2_Lab5_Training"
@@ -155,5 +155,5 @@ done
 if LC_ALL=C grep -q '[^ -~]' "$work/lab5.txt"; then bad "the plain output has non-ASCII bytes"; else ok "the plain output is ASCII only"; fi
 
 echo
-[ "$failures" -eq 0 ] && echo "check_colour_recall: all passed" || echo "check_colour_recall: $failures failed"
+[ "$failures" -eq 0 ] && echo "chapter15_colour_recall: all passed" || echo "chapter15_colour_recall: $failures failed"
 [ "$failures" -eq 0 ]

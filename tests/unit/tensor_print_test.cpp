@@ -1,4 +1,4 @@
-// tests/tensor_print_test.cpp: tensor_str() in common/matrix.hpp against PyTorch's
+// tests/unit/tensor_print_test.cpp: tensor_str() in common/matrix.hpp against PyTorch's
 // print(t) for float32 tensors.
 //
 // Each expected string follows the rules of torch/_tensor_str.py (_Formatter, default

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# tests/check_tiny_generate.sh: chapter_tiny/tiny_generate with the shipped checkpoint.
+# tests/checks/chapter_tiny_tiny_generate.sh: chapter_tiny/tiny_generate with the shipped checkpoint.
 # --score is the mean of the -log p that --each prints, each of which is the
 # -log of the probability printed beside it; a temperature of 0 always takes
-# the most likely letter. (Bad input: tests/bad_input.tsv.)
+# the most likely letter. (Bad input: tests/fixtures/bad_input.tsv.)
 set -u
 build=${1:-build}
 RUN=${RUN:-}  # make cross runs the programs under Wine or qemu-aarch64 (tests/cross.sh)

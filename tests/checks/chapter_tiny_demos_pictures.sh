@@ -4,7 +4,7 @@
 # namespace), with one group of reads per row or letter and only the chosen one
 # shown (tiny_2, tiny_3) or the three groups its script redraws (tiny_1); and
 # asking for pictures changes nothing else the program prints.
-# (Whether the pages work in a browser: tests/check_tiny_browser.sh.)
+# (Whether the pages work in a browser: tests/checks/chapter_tiny_demos_browser.sh.)
 set -u
 build=$1
 RUN=${RUN:-}  # make cross runs the programs under Wine or qemu-aarch64 (tests/cross.sh)

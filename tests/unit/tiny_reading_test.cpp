@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "../chapter_tiny/tiny_reading.hpp"
+#include "../../chapter_tiny/tiny_reading.hpp"
 #include "check.hpp"
 
 int main() {

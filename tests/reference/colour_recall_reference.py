@@ -6,13 +6,13 @@ Written separately from the C++, not translated from it: its own vocabulary
 and texts, SplitMix64 + Box-Muller, forward pass, Adam as PyTorch writes it,
 and a backward pass by the plain per-position chain rule (the C++ uses a
 factored form). The gradients themselves are checked independently by finite
-differences in tests/colour_recall_grad_test.cpp.
+differences in tests/unit/colour_recall_grad_test.cpp.
 
-    python3 tests/colour_recall_reference.py             Lab 4, the lr 0.03 run, 15.3, 15.4, 15.7
-    python3 tests/colour_recall_reference.py --slow      ... and Lab 5's second run (about a minute)
-    python3 tests/colour_recall_reference.py --sweep 0.2 40   ... and the seed sweep's per-seed lines
-    python3 tests/colour_recall_reference.py --seed 6 --scale 0.2   ... from another start
-    python3 tests/colour_recall_reference.py --lines     ... and the goldens' own lines, in their
+    python3 tests/reference/colour_recall_reference.py             Lab 4, the lr 0.03 run, 15.3, 15.4, 15.7
+    python3 tests/reference/colour_recall_reference.py --slow      ... and Lab 5's second run (about a minute)
+    python3 tests/reference/colour_recall_reference.py --sweep 0.2 40   ... and the seed sweep's per-seed lines
+    python3 tests/reference/colour_recall_reference.py --seed 6 --scale 0.2   ... from another start
+    python3 tests/reference/colour_recall_reference.py --lines     ... and the goldens' own lines, in their
         format, to diff: 15.3's rows, 15.4's four weight matrices, Lab 5's validation lines,
         the trained matrices' ranges and 15.7 (a)'s scores
 
@@ -145,7 +145,7 @@ def measure(p):
 def copy(p): return {k: [list(r) for r in v] for k, v in p.items()}
 
 def default_start():
-    header = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "chapter15", "colour_recall.hpp")).read()
+    header = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "chapter15", "colour_recall.hpp")).read()
     seed = int(re.search(r"DEFAULT_SEED\s*=\s*(\d+)", header).group(1))
     scale = float(re.search(r"INIT_SCALE\s*=\s*([0-9.]+)f", header).group(1))
     if "--seed" in sys.argv: seed = int(sys.argv[sys.argv.index("--seed") + 1])

@@ -1,4 +1,4 @@
-// tests/tiny_model_test.cpp: the tiny model's hand-written gradients against
+// tests/unit/tiny_model_test.cpp: the tiny model's hand-written gradients against
 // finite differences, for every knob tensor, and its checkpoint file: a bit-exact
 // round trip, and the loader rejecting broken files with the right reason.
 #include <algorithm>
@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "../chapter_tiny/tiny_model.hpp"
+#include "../../chapter_tiny/tiny_model.hpp"
 #include "check.hpp"
 
 struct Tensor {
