@@ -8,13 +8,13 @@
 #   MISSING  the text is not in our output (make test fails on it too)
 #
 # It runs the built programs (with each golden's arguments, as make test does)
-# and reads the claims from tests/book_claims.tsv: golden name, the text our
+# and reads the claims from tests/fixtures/book_claims.tsv: golden name, the text our
 # output contains, the book's section and what it says, and for "ours" rows
 # the reason in a fourth column.
 set -u
 build=${1:-build}
 cd "$(dirname "$0")/.."
-claims=tests/book_claims.tsv
+claims=tests/fixtures/book_claims.tsv
 width=${BOOK_WIDTH:-58}   # the book's column
 out=$build/book
 mkdir -p "$out"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make check-exercises-all: the checks of tests/check_grader.sh for every
+# make check-exercises-all: the checks of tests/checks/grader_20.3.sh for every
 # exercise found (chapter*/exercises/*.cpp with an "// Exercise:" line):
 # the reference scores full marks, the handout's starter compiles and scores
 # below full, a program that only prints the golden text scores at most the

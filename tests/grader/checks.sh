@@ -1,5 +1,5 @@
 # tests/grader/checks.sh: the checks every exercise gets, as functions shared by
-# tests/check_grader.sh (make test) and tests/grader/check_all.sh
+# tests/checks/grader_20.3.sh (make test) and tests/grader/check_all.sh
 # (make check-exercises-all). Sourced from the repository root after lib.sh,
 # with $work set to a scratch folder. Each check prints "ok: ..." or
 # "FAILED: ..." and counts failures in $failures.

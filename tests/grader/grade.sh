@@ -58,7 +58,7 @@ mkdir -p "$work/src/file" "$work/run" "$work/out"
 
 read -r -a cxx <<< "${CXX:-g++}"  # a word or more: "clang++ -stdlib=libc++"
 read -r -a flags <<< "${CXXFLAGS:--std=c++17 -Og -Wall -Wextra -Wpedantic -Werror -ffp-contract=off -Icommon}"
-mapfile -t includes < <(include_flags "$reference")
+includes=($(include_flags "$reference"))  # folders without spaces: the repository's own
 
 # The student builds against the handout's headers: solution regions cut. The
 # grader's own (matrix.hpp, and the maths.hpp it includes) are copied too, so
