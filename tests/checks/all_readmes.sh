@@ -35,7 +35,7 @@ while IFS=$'\t' read -r id file; do
   if [ -z "$have" ]; then failed "$readme has no row of exercise $id's points table (want: $(echo $want))"
   elif [ "$have" != "$want" ]; then
     failed "$readme's points for $id differ from tests/grader/$id.cpp:"
-    diff <(echo "$want") <(echo "$have") | sed -n 's/^[<>]/      &/p' | sed 's/<  /  grader: /; s/>  /  README: /'
+    diff <(echo "$want") <(echo "$have") | sed -n 's/^< /      grader: /p; s/^> /      README: /p'
   else ok "$readme: exercise $id's $(echo "$want" | wc -l | tr -d ' ') tests and points are the grader's"; fi
 done < <(exercise_table)
 ids=" $(exercise_ids) "
