@@ -260,7 +260,7 @@ help:
 	@echo "make matrix     the tests with g++, clang++ and clang++ with libc++, each at -O0 and -O2"
 	@echo "make cross      the tests for Windows (MinGW-w64, under Wine) and ARM (aarch64, under qemu)"
 	@echo "make book       what the book says about each program's output, beside what ours prints"
-	@echo "make bench      time the programs that train"
+	@echo "make bench      time the programs that train, into tests/bench/RESULTS.md"
 	@echo "make compile-times  CPU seconds to compile each program alone, REPEAT=3 for the best of 3"
 	@echo "make check-exercise EX=20.3 SRC=student.cpp   grade one exercise file (SEED=N, RESULTS=file)"
 	@echo "make handout    the exercises' starters, statements and headers, in OUT=handout/"

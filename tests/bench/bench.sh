@@ -1,12 +1,63 @@
 #!/usr/bin/env bash
-# make bench: runs every tests/bench/bench_*.sh in turn. Timings live here, never in make test.
+# make bench: runs every tests/bench/bench_*.sh in turn, then writes what they
+# measured into tests/bench/RESULTS.md and prints the same. Timings live here,
+# never in make test.
+#
+# A bench script prints what it likes; each of its lines of the form
+#   name: value unit  (the command that measures it)
+# (a value that is a number, two spaces before the parenthesis) is a result.
+# RESULTS.md is those lines, in the scripts' order, under the machine (cores,
+# CPU model), the compiler and the date; it is written whole to a temporary
+# file and renamed, and only when every bench script succeeded.
 set -u
 build=${1:-build}
 cd "$(dirname "$0")/../.."
+results=tests/bench/RESULTS.md
+log=$(mktemp) || exit 1
+trap 'rm -f "$log" "$log.report"' EXIT
 status=0
 for bench in tests/bench/bench_*.sh; do
   [ -f "$bench" ] || continue
   echo "== $bench"
-  bash "$bench" "$build" || status=1
+  bash "$bench" "$build" | tee -a "$log"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 done
-exit $status
+
+cores=$(nproc 2> /dev/null || sysctl -n hw.ncpu 2> /dev/null || echo unknown)
+cpu=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo 2> /dev/null | head -n 1)
+[ -n "$cpu" ] || cpu=$(sysctl -n machdep.cpu.brand_string 2> /dev/null || uname -m)
+compiler=$(${CXX:-g++} --version 2> /dev/null | head -n 1)
+load=$(cut -d ' ' -f 1-3 /proc/loadavg 2> /dev/null || uptime | sed 's/.*load averages*: *//')
+report() {
+  echo "machine: $cores cores, $cpu  (nproc; model name in /proc/cpuinfo, or sysctl on a Mac)"
+  echo "compiler: $compiler  (${CXX:-g++} --version)"
+  echo "load before the runs: $load  (/proc/loadavg: 1, 5 and 15 minutes)"
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')  (date -u)"
+  grep -E '^[A-Za-z][^:]*: [0-9][0-9.]* [^ ]+.*  \(.+\)$' "$log"
+}
+
+echo
+echo "== results (also in $results)"
+report | tee "$log.report"
+if [ "$status" -ne 0 ]; then
+  echo "a bench script failed: $results is left as it was"
+  rm -f "$log.report"
+  exit 1
+fi
+tmp=$(mktemp "$results.XXXXXX") || exit 1
+{
+  echo "# Measured figures"
+  echo
+  echo "Every figure \`make bench\` measures, as it printed them on its last run"
+  echo "(\`tests/bench/bench.sh\` writes this file; run \`make bench\` to refresh it rather"
+  echo "than editing it). Each line: what, the figure, and in parentheses the command"
+  echo "that measures it. A share of the peak is of the widest vector width's peak,"
+  echo "on the same number of threads; FLOPs per token are counted at the top of"
+  echo "\`tests/bench/bench_tiny.sh\`. The machine may be shared with other work, so"
+  echo "expect the next run to differ by a tenth or more."
+  echo
+  echo '```'
+  cat "$log.report"
+  echo '```'
+} > "$tmp" && mv "$tmp" "$results"
+rm -f "$log.report"

@@ -35,6 +35,9 @@ echo "load average before the runs: $(cut -d ' ' -f 1 /proc/loadavg 2>/dev/null 
 # The widest width's GFLOP/s on 1 and on 2 threads (the last line peak printed).
 peak1=$(tail -n 1 "$work/peak.txt" | sed 's/.*: *\([0-9.]*\) GFLOP.s on 1 thread, *\([0-9.]*\) on 2/\1/')
 peak2=$(tail -n 1 "$work/peak.txt" | sed 's/.*: *\([0-9.]*\) GFLOP.s on 1 thread, *\([0-9.]*\) on 2/\2/')
+# Result lines ("name: value unit  (command)"), which bench.sh collects into RESULTS.md.
+awk -v cmd="$build/tests/bench/peak" '{ sub(/:$/, "", $4); w = $2 " lane" ($2 > 1 ? "s" : "") " " $4
+  printf "peak, %s, 1 thread: %s GFLOP/s  (%s)\npeak, %s, 2 threads: %s GFLOP/s  (%s)\n", w, $5, cmd, w, $10, cmd }' "$work/peak.txt"
 
 # Other work on the machine moves a single run by 10-20%: each rate below is the
 # best of RUNS runs of 100 steps (the usual way to time code on a shared machine:
@@ -53,7 +56,10 @@ for threads in 1 2; do
     { r[NR] = $1 }
     END { best = r[NR]; median = NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2; g = best * f / 1e9
       printf "training, %d thread%s (batch 32 x 64): %8.0f tokens/s  %5.2f GFLOP/s = %4.1f%% of the peak  (best of %d:%s; median %.0f)\n",
-             t, (t > 1 ? "s" : " "), best, g, 100 * g / p, NR, runs, median }'
+             t, (t > 1 ? "s" : " "), best, g, 100 * g / p, NR, runs, median
+      cmd = sprintf("tiny_train --steps 100 --batch 32 --threads %d, best of %d runs (RUNS)", t, NR); th = t (t > 1 ? " threads" : " thread")
+      printf "training, %s: %.0f tokens/s  (%s)\ntraining arithmetic, %s: %.2f GFLOP/s  (%s)\ntraining share of the peak, %s: %.1f %%  (%s)\n",
+             th, best, cmd, th, g, cmd, th, 100 * g / p, cmd }'
 done
 
 # Generation: each new letter is one forward pass over the last 64 letters.
@@ -63,5 +69,8 @@ end=$(date +%s.%N)
 awk -v s="$start" -v e="$end" -v f=$FORWARD_FLOPS -v p="$peak1" 'BEGIN {
   letters = 2000 / (e - s); tokens = letters * 64; g = tokens * f / 1e9
   printf "inference, 1 thread: %8.0f letters/s generated = %8.0f tokens/s through the model  %5.2f GFLOP/s = %4.1f%% of the peak\n",
-         letters, tokens, g, 100 * g / p }'
+         letters, tokens, g, 100 * g / p
+  cmd = "tiny_generate --prompt ROMEO: --length 2000 --seed 1"
+  printf "inference, 1 thread: %.0f letters/s  (%s)\ninference arithmetic, 1 thread: %.2f GFLOP/s  (%s)\ninference share of the peak, 1 thread: %.1f %%  (%s)\n",
+         letters, cmd, g, cmd, 100 * g / p, cmd }'
 echo "(FLOPs per token: forward $FORWARD_FLOPS, training $TRAIN_FLOPS; see the top of tests/bench/bench_tiny.sh)"

@@ -23,6 +23,24 @@ exercise_file() {
   exercise_table | awk -F'\t' -v id="$id" '$1 == id { print $2 }'
 }
 
+# The tests of exercise $1 and their points, in the grader's order:
+# "name<TAB>points" lines. Read from the calls in tests/grader/$1.cpp
+# (grader::compare("name", points, ...), grader::property("name", points, ...),
+# grader::printed_output(points, ...)); the one place to change when the
+# grader's own list (its --list) is asked instead.
+exercise_points() {
+  [ -f "tests/grader/$1.cpp" ] || return 2
+  awk '
+    match($0, /grader::(compare|property)\( *"[^"]*", *[0-9]+/) {
+      s = substr($0, RSTART, RLENGTH); sub(/^[^"]*"/, "", s)
+      name = s; sub(/".*/, "", name); points = s; sub(/.*[^0-9]/, "", points)
+      print name "\t" points; next
+    }
+    match($0, /grader::printed_output\( *[0-9]+/) {
+      s = substr($0, RSTART, RLENGTH); sub(/.*[^0-9]/, "", s); print "printed_output\t" s
+    }' "tests/grader/$1.cpp"
+}
+
 # The exercise's id from its file.
 exercise_id_of() { exercise_table | awk -F'\t' -v f="$1" '$2 == f { print $1 }'; }
 
