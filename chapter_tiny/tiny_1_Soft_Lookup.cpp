@@ -17,7 +17,7 @@
 #include "maths.hpp"  // square_root, absolute, nearest_long
 #include "matrix.hpp"
 #include "plot.hpp"
-#include "tiny_reading.hpp"  // picture_options, write_pictures, html_document
+#include "tiny_pictures.hpp"  // picture_options, write_pictures, group, html_document
 
 constexpr int WORDS = 4;         // earlier words of the sentence
 constexpr int D = 2;             // numbers per arrow, so they fit on a flat chart

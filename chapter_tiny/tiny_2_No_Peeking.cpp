@@ -12,6 +12,7 @@
 
 #include "cli.hpp"
 #include "maths.hpp"  // absolute, nearest_long, max_number
+#include "tiny_pictures.hpp"  // picture_options, write_pictures
 #include "tiny_reading.hpp"
 
 constexpr uint64_t SHUFFLE_SEED = 1;  // the one shuffle of "Why positions matter"

@@ -13,6 +13,7 @@
 
 #include "cli.hpp"
 #include "maths.hpp"  // min_number, max_number
+#include "tiny_pictures.hpp"  // picture_options, write_pictures
 #include "tiny_reading.hpp"
 
 constexpr int TOP = 3;  // reads listed per head

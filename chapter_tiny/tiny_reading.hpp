@@ -1,6 +1,7 @@
 // chapter_tiny/tiny_reading.hpp: what the "Paying attention" demos share: the
 // sentence, reading it with the trained model, what its heads look at, and the
-// pictures (the triangle, the arcs, and a self-contained HTML page).
+// pictures (the triangle, the arcs, and their HTML page). What a demo that draws
+// needs without the model (--svg, --html, the page itself) is tiny_pictures.hpp.
 //
 // Blocks and heads are counted from 1, as the chapter names them ("the second
 // head of the first block"); letters are counted from 0, as the chapter's code
@@ -20,6 +21,7 @@
 #include "matrix.hpp"
 #include "plot.hpp"  // svg_open, add_text, add_rect, add_line, add_path, svg_colour, heat_colour
 #include "tiny_model.hpp"
+#include "tiny_pictures.hpp"  // PictureFiles, picture_options, write_pictures, html_document
 
 // The chapter's sentence: 54 characters, without its final period.
 const char* const SENTENCE = "The bag didn't fit in the car because it was too small";
@@ -27,17 +29,6 @@ const char* const MODEL_FILE = "chapter_tiny/shakespeare.tiny";
 
 // ===========================================================================
 // Options every model demo takes
-
-// --svg FILE and --html FILE: "" when not given. Their folders must exist.
-struct PictureFiles {
-    std::string svg, html;
-};
-[[gnu::cold]] inline PictureFiles picture_options(Options& options) {
-    PictureFiles files{options.text("svg", ""), options.text("html", "")};
-    if (options.given("svg")) require_folder_of("--svg", files.svg);
-    if (options.given("html")) require_folder_of("--html", files.html);
-    return files;
-}
 
 // A letter option (--row, --at) once the text's length T is known: 0..T-1, the last if not given.
 [[gnu::cold]] inline int letter_option(const char* option, bool given, long value, int T) {
@@ -66,15 +57,6 @@ struct Reading {
         forward(model, ids.data(), T, tape);
     }
 };
-
-// Writes the pictures asked for; svg() and page() make each only when it is.
-template <typename Svg, typename Page>
-inline void write_pictures(const PictureFiles& files, Svg svg, Page page) {
-    if (!files.svg.empty()) write_file_atomic(files.svg, svg());
-    if (!files.html.empty()) write_file_atomic(files.html, page());
-    if (!files.svg.empty()) std::printf("\nwrote %s\n", files.svg.c_str());
-    if (!files.html.empty()) std::printf("%swrote %s\n", files.svg.empty() ? "\n" : "", files.html.c_str());
-}
 
 // A letter as the pictures and tables show it: a space as '_', so it can be seen.
 inline char shown(char c) { return c == ' ' ? '_' : c; }
@@ -213,10 +195,6 @@ constexpr double ARCS_LEFT = 110, ARCS_TOP = 50, LANE = 62;  // room for the hea
 
 const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the letter doing the reading
 
-[[gnu::cold]] inline std::string group(const std::string& id, bool visible, const std::string& inside) {
-    return formatted("<g id=\"%s\"%s>\n%s</g>\n", id.c_str(), visible ? "" : " display=\"none\"", inside.c_str());
-}
-
 // The start of group "reads<i>" (shown, or hidden until the page shows it); "</g>\n" ends it.
 [[gnu::cold]] inline void open_group(std::string& out, int i, bool visible) {
     append_formatted(out, "<g id=\"reads%d\"%s>\n", i, visible ? "" : " display=\"none\"");
@@ -322,8 +300,8 @@ const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the lett
 }
 
 // ===========================================================================
-// The HTML page: one file, the SVG inline, a few lines of plain JavaScript, no
-// network. Pointing at row or letter i (a mouse or pen over it, a finger on it:
+// The triangle's and the arcs' page (html_document in tiny_pictures.hpp makes
+// the file), with a few lines of plain JavaScript. Pointing at row or letter i (a mouse or pen over it, a finger on it:
 // pointer events, so all three alike), or the arrow keys once the picture has
 // focus, shows group "reads<i>". tests/check_tiny_browser.sh drives it in Chromium.
 
@@ -351,17 +329,6 @@ demo.addEventListener('keydown', e => {
 });
 </script>
 )";
-
-// One page: a title, a paragraph, the body (a picture), and its script.
-[[gnu::cold]] inline std::string html_document(const std::string& title, const std::string& intro, const std::string& body,
-                                               const std::string& script) {
-    const std::string heading = svg_escape(title);
-    return formatted("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n<style>body { "
-                     "font-family: sans-serif; margin: 2em; } #demo:focus { outline: 2px solid #92c5de; } #demo svg { "
-                     "display: block; max-width: 100%%; height: auto; }</style>\n</head>\n<body>\n<h1>%s</h1>\n<p>%s</p>\n%s%s"
-                     "</body>\n</html>\n",
-                     heading.c_str(), heading.c_str(), svg_escape(intro).c_str(), body.c_str(), script.c_str());
-}
 
 // axis 'y': the items are rows, `first` pixels from the top; 'x': letters, from the left.
 [[gnu::cold]] inline std::string html_page(const std::string& title, const std::string& intro, const std::string& svg, char axis,
