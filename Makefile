@@ -86,6 +86,12 @@ $(BUILD)/pch/std.hpp: Makefile
 $(BUILD)/pch/std.hpp.gch: $(BUILD)/pch/std.hpp
 	$(CXX) $(CXXFLAGS) -x c++-header $< -o $@ $(LDLIBS)
 
+# SOURCE_ROOT: this folder, so that a program run from another one still finds
+# what ships beside the sources, such as the tiny model's checkpoint
+# (chapter_tiny/tiny_model_path.hpp). The precompiled headers, built without it,
+# stay usable: it appears in none of them.
+$(PROGRAMS): private CXXFLAGS += -DSOURCE_ROOT='"$(CURDIR)"'
+
 # A program sees common/ and its own folder's headers.
 # (EXE is .exe for a Windows compiler, which adds it to the name anyway.)
 $(BUILD)/%$(EXE): %.cpp $(HEADERS) $(if $(PCH),$(PCH).gch)

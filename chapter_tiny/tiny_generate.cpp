@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tiny_model.hpp"
+#include "tiny_model_path.hpp"  // model_option
 
 static const char* USAGE =
     "usage: tiny_generate [options]\n"
@@ -96,7 +97,7 @@ static void score(const TinyModel& model, const std::string& text, bool each) {
 
 int main(int argc, char** argv) {
     Options options(argc, argv, USAGE);
-    const std::string path = options.text("model", "chapter_tiny/shakespeare.tiny");
+    const std::string path = model_option(options);
     const std::string prompt = options.text("prompt", "ROMEO:");
     const long length = options.integer("length", 200, 0, 1000000);
     const float temperature = float(options.number("temperature", 0.8, 0.0, 100.0));

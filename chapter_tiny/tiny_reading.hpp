@@ -21,11 +21,11 @@
 #include "matrix.hpp"
 #include "plot.hpp"  // svg_open, add_text, add_rect, add_line, add_path, svg_colour, heat_colour
 #include "tiny_model.hpp"
+#include "tiny_model_path.hpp"  // MODEL_FILE
 #include "tiny_pictures.hpp"  // PictureFiles, picture_options, write_pictures, html_document
 
 // The chapter's sentence: 54 characters, without its final period.
 const char* const SENTENCE = "The bag didn't fit in the car because it was too small";
-const char* const MODEL_FILE = "chapter_tiny/shakespeare.tiny";
 
 // ===========================================================================
 // Options every model demo takes
