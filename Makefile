@@ -29,11 +29,13 @@ RUN      ?=
 # EXERCISES: the chapters whose exercises (chapter*/exercises/) make builds and
 # make test checks: all by default; EXERCISES=none for the lessons alone, or a
 # list such as EXERCISES=chapter20. The grader's own checks run only with all.
+# The studies (chapter*/studies/: how a lesson's constant was chosen) are built
+# and checked in every mode.
 EXERCISES ?= all
 ifeq ($(EXERCISES),all)
 SOURCES  := $(sort $(wildcard chapter*/*.cpp chapter*/*/*.cpp))
 else
-SOURCES  := $(sort $(wildcard chapter*/*.cpp) $(wildcard $(addsuffix /exercises/*.cpp,$(filter-out none,$(EXERCISES)))))
+SOURCES  := $(sort $(wildcard chapter*/*.cpp chapter*/studies/*.cpp) $(wildcard $(addsuffix /exercises/*.cpp,$(filter-out none,$(EXERCISES)))))
 endif
 PROGRAMS := $(patsubst %.cpp,$(BUILD)/%$(EXE),$(SOURCES))
 TESTSRC  := $(sort $(wildcard tests/*.cpp))
@@ -60,7 +62,7 @@ $(BUILD)/chapter_tiny/tiny_train $(BUILD)/tests/bench/peak: private CXXFLAGS += 
 # given on the command line (make matrix, make sanitize) builds them at OPT too.
 # The precompiled headers are OPT's, so these compile without them. (private:
 # the precompiled headers, built first as their prerequisite, keep OPT's flags.)
-TIMED    := chapter_tiny/tiny_train chapter_tiny/tiny_generate chapter15/lab5_runs tests/bench/peak tests/lanes_test
+TIMED    := chapter_tiny/tiny_train chapter_tiny/tiny_generate chapter15/studies/lab5_runs tests/bench/peak tests/lanes_test
 $(patsubst %,$(BUILD)/%$(EXE),$(TIMED)): private OPT = $(TIMED_OPT)
 $(patsubst %,$(BUILD)/%$(EXE),$(TIMED)): override private PCH =
 TRAINERS := $(BUILD)/portable/tiny_train$(EXE)
@@ -132,7 +134,7 @@ $(EX4_CHECKS): $(filter %/ex4_Parameter_Count$(EXE),$(PROGRAMS))
 BAD_INPUT_PROGRAMS := $(filter $(patsubst %,$(BUILD)/%$(EXE),$(shell cut -f1 tests/bad_input.tsv 2> /dev/null)),$(PROGRAMS))
 $(BAD_CHECKS): $(BAD_INPUT_PROGRAMS)
 $(TEST_CHECKS): $(BUILD)/checks/%.cpp.log.status: $(BUILD)/%$(EXE)
-# A golden's run needs its program: tests/golden/chapter15/lab5_runs@seeds.txt, chapter15/lab5_runs.
+# A golden's run needs its program: tests/golden/chapter15/studies/lab5_runs@seeds.txt, chapter15/studies/lab5_runs.
 GOLDEN_CHECKS := $(filter $(BUILD)/checks/tests/golden/%,$(CHECKED))
 program_of = $(BUILD)/$(firstword $(subst @, ,$(patsubst $(BUILD)/checks/tests/golden/%.txt.log.status,%,$(1))))$(EXE)
 $(foreach golden,$(GOLDEN_CHECKS),$(eval $(golden): $(call program_of,$(golden))))
@@ -148,7 +150,7 @@ $(filter-out $(TINY_CHECKS) $(CH15_CHECKS) $(EX4_CHECKS) $(BAD_CHECKS) $(TEST_CH
 # exercise: that one is built early, and the check comes after chapter 20's lessons.)
 CH20     := $(filter-out %/exercises/%,$(filter $(BUILD)/chapter20/%,$(PROGRAMS)))
 test: $(TINY) $(filter-out $(TINY) $(CH15),$(BAD_INPUT_PROGRAMS)) $(TESTBINS) $(TINY_CHECKS) $(TINY_GOLDENS) \
-      $(BUILD)/chapter15/lab5_runs$(EXE) $(CH15) $(TEST_CHECKS) $(CH15_CHECKS) $(CH20) $(BAD_CHECKS) \
+      $(BUILD)/chapter15/studies/lab5_runs$(EXE) $(CH15) $(TEST_CHECKS) $(CH15_CHECKS) $(CH20) $(BAD_CHECKS) \
       $(GOLDEN_CHECKS) all $(CHECKED)
 	@CHECKS_RUN=1 RUN="$(RUN)" EXERCISES="$(EXERCISES)" bash tests/run_tests.sh $(BUILD)
 

@@ -27,7 +27,7 @@ const char* const USAGE =
     "  --load FILE   read parameters from FILE (as --save writes them) instead of training\n"
     "The parameter file format is described in chapter15/README.md. Lab 5 trained many times\n"
     "over (how often it gets stuck, the start nearest the book's, its speed) is\n"
-    "chapter15/lab5_runs.cpp: lab5_runs --seeds N, --search N, --time N.\n";
+    "chapter15/studies/lab5_runs.cpp: lab5_runs --seeds N, --search N, --time N.\n";
 
 // The updates the book's table shows; the second run adds 500 and 1000.
 const int TABLE_UPDATES[] = {0, 10, 30, 50, 200, 500, 1000};

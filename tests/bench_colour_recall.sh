@@ -5,4 +5,4 @@
 set -eu
 build=${1:-build}
 cd "$(dirname "$0")/.."
-"$build/chapter15/lab5_runs" --time 500
+"$build/chapter15/studies/lab5_runs" --time 500

@@ -1,5 +1,13 @@
-// lab5_runs.cpp: Lab 5 trained many times over, for three questions the
-// lesson itself (15_2_Lab5_Training) does not ask:
+// studies/lab5_runs.cpp: a study, not a lesson. The chapter's lessons are the
+// chapter15/*.cpp beside this folder; this program is how one of their
+// constants was chosen, and how often their training would have gone another
+// way. Its one product is DEFAULT_SEED (with INIT_SCALE) in colour_recall.hpp,
+// the start from which 15_2_Lab5_Training's run is nearest the book's. A reader
+// of the lessons need not open it; make builds it, and make test runs its
+// goldens (tests/golden/chapter15/studies/) as it does every program's.
+//
+// Lab 5 trained many times over, for three questions the lesson itself
+// (15_2_Lab5_Training) does not ask:
 //   --seeds N   how often does training get stuck? Seeds 1..N, each run sorted
 //               by where it ended (chapter15/README.md, "Training can get stuck");
 //   --search N  which of our starts is nearest the book's run? The default start
@@ -31,7 +39,7 @@
 #include <thread>
 #include <vector>
 
-#include "colour_recall.hpp"
+#include "../colour_recall.hpp"
 #include "maths.hpp"  // absolute, nearest_long, min_number, max_number
 
 // The help text; %llu is DEFAULT_SEED and %g INIT_SCALE.
