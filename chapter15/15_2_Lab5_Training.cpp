@@ -211,8 +211,6 @@ int main(int argc, char** argv) {
     const int updates = int(options.integer("updates", 200, 1, 100000));
     const std::string svg_dir = options.text("svg", ""), init_file = options.text("init", ""),
                       save_file = options.text("save", ""), load_file = options.text("load", "");
-    for (const char* moved : {"seeds", "search", "time"})
-        if (options.given(moved)) fail(formatted("--%s is an option of lab5_runs now: lab5_runs --%s N (see its --help)", moved, moved));
     options.done();
     if (options.given("svg") && svg_dir.empty()) fail("--svg needs a folder; see --help");
     if (!svg_dir.empty()) require_folder("--svg", svg_dir);
