@@ -10,21 +10,6 @@
 #include "tiny_model.hpp"
 #include "tiny_model_path.hpp"  // model_option
 
-static const char* USAGE =
-    "usage: tiny_generate [options]\n"
-    "Writes text with the tiny Shakespeare model, one letter at a time, each drawn\n"
-    "from the model's probabilities for the next letter given the last 64.\n"
-    "\n"
-    "  --model FILE        checkpoint (default chapter_tiny/shakespeare.tiny)\n"
-    "  --prompt TEXT       the text to continue (default \"ROMEO:\")\n"
-    "  --length N          letters to write after the prompt (default 200)\n"
-    "  --temperature X     below 1 picks likely letters more often, above 1 less;\n"
-    "                      0 always picks the most likely (default 0.8)\n"
-    "  --seed N            seed of the random draws (default 1)\n"
-    "  --score TEXT        instead of writing, print the mean cross-entropy of each next\n"
-    "                      letter of TEXT given the ones before it, in nats per character\n"
-    "  --each              with --score, also print every letter's probability\n";
-
 // The next letter after the sequence's last: probabilities at the given
 // temperature from the logits, then one uniform draw against their running sum.
 static int sample_next(const Tape& tape, float temperature, Rng& rng) {
@@ -94,6 +79,21 @@ static void score(const TinyModel& model, const std::string& text, bool each) {
     std::printf("mean next-character cross-entropy: %.6f nats per character over %d predictions\n",
                 total / (n - 1), n - 1);
 }
+
+static const char* USAGE =
+    "usage: tiny_generate [options]\n"
+    "Writes text with the tiny Shakespeare model, one letter at a time, each drawn\n"
+    "from the model's probabilities for the next letter given the last 64.\n"
+    "\n"
+    "  --model FILE        checkpoint (default chapter_tiny/shakespeare.tiny)\n"
+    "  --prompt TEXT       the text to continue (default \"ROMEO:\")\n"
+    "  --length N          letters to write after the prompt (default 200)\n"
+    "  --temperature X     below 1 picks likely letters more often, above 1 less;\n"
+    "                      0 always picks the most likely (default 0.8)\n"
+    "  --seed N            seed of the random draws (default 1)\n"
+    "  --score TEXT        instead of writing, print the mean cross-entropy of each next\n"
+    "                      letter of TEXT given the ones before it, in nats per character\n"
+    "  --each              with --score, also print every letter's probability\n";
 
 int main(int argc, char** argv) {
     Options options(argc, argv, USAGE);
