@@ -13,7 +13,7 @@
 struct PictureFiles {
     std::string svg, html;
 };
-[[gnu::cold]] inline PictureFiles picture_options(Options& options) {
+inline PictureFiles picture_options(Options& options) {
     PictureFiles files{options.text("svg", ""), options.text("html", "")};
     if (options.given("svg")) require_folder_of("--svg", files.svg);
     if (options.given("html")) require_folder_of("--html", files.html);
@@ -30,13 +30,13 @@ inline void write_pictures(const PictureFiles& files, Svg svg, Page page) {
 }
 
 // An SVG group with an id, shown or hidden until a page's script shows it.
-[[gnu::cold]] inline std::string group(const std::string& id, bool visible, const std::string& inside) {
+inline std::string group(const std::string& id, bool visible, const std::string& inside) {
     return formatted("<g id=\"%s\"%s>\n%s</g>\n", id.c_str(), visible ? "" : " display=\"none\"", inside.c_str());
 }
 
 // One page: a title, a paragraph, the body (a picture), and its script. One
 // file, the SVG inline, plain JavaScript, no network.
-[[gnu::cold]] inline std::string html_document(const std::string& title, const std::string& intro, const std::string& body,
+inline std::string html_document(const std::string& title, const std::string& intro, const std::string& body,
                                                const std::string& script) {
     const std::string heading = svg_escape(title);
     return formatted("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n<style>body { "

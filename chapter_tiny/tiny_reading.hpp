@@ -6,9 +6,6 @@
 // Blocks and heads are counted from 1, as the chapter names them ("the second
 // head of the first block"); letters are counted from 0, as the chapter's code
 // counts t and s, and as the seats of the position table are numbered.
-//
-// [[gnu::cold]] marks what runs once (printing, parsing, options, pictures): the
-// compiler builds it for size rather than speed, and a lesson compiles much faster.
 #pragma once
 
 #include <algorithm>
@@ -31,14 +28,14 @@ const char* const SENTENCE = "The bag didn't fit in the car because it was too s
 // Options every model demo takes
 
 // A letter option (--row, --at) once the text's length T is known: 0..T-1, the last if not given.
-[[gnu::cold]] inline int letter_option(const char* option, bool given, long value, int T) {
+inline int letter_option(const char* option, bool given, long value, int T) {
     if (!given) return T - 1;
     if (value >= T) fail(formatted("--%s must be from 0 to %d (the text has %d letters), got %ld", option, T - 1, T, value));
     return int(value);
 }
 
 // 1 <= n <= SEATS letters, each in the model's vocabulary (encode names any that is not).
-[[gnu::cold]] inline std::vector<int> letters_of(const TinyModel& model, const std::string& text) {
+inline std::vector<int> letters_of(const TinyModel& model, const std::string& text) {
     if (text.empty()) fail(formatted("--text is empty; give a sentence of 1 to %d characters", SEATS));
     if (text.size() > size_t(SEATS))
         fail(formatted("--text has %zu characters, more than the model's %d seats: the limit is %d characters",
@@ -62,12 +59,12 @@ struct Reading {
 inline char shown(char c) { return c == ' ' ? '_' : c; }
 
 // "block 1 head 2" (b and h counted from 0 inside the programs).
-[[gnu::cold]] inline std::string head_name(int b, int h) {
+inline std::string head_name(int b, int h) {
     return formatted("block %d head %d", b + 1, h + 1);
 }
 
 // "the second head of the first block", as the chapter says it.
-[[gnu::cold]] inline std::string head_in_words(int b, int h) {
+inline std::string head_in_words(int b, int h) {
     const char* const ordinal[] = {"first", "second", "third", "fourth"};
     return formatted("the %s head of the %s block", ordinal[h], ordinal[b]);
 }
@@ -110,7 +107,7 @@ inline std::vector<int> top_reads(const Tape& tape, int b, int h, int t, int cou
 }
 
 // A mark for a weight in the terminal: bigger for more, as the chapter's squares are.
-[[gnu::cold]] inline const char* mark(float w, bool fancy) {
+inline const char* mark(float w, bool fancy) {
     const float upper[] = {0.05f, 0.10f, 0.20f, 0.30f, 0.40f, 0.50f, 0.70f};
     const char* const plain[] = {".", ":", "-", "=", "+", "*", "#", "@"};
     const char* const block[] = {"\u00b7", "\u00b7", "\u2591", "\u2591", "\u2592", "\u2592", "\u2593", "\u2588"};
@@ -196,17 +193,17 @@ constexpr double ARCS_LEFT = 110, ARCS_TOP = 50, LANE = 62;  // room for the hea
 const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the letter doing the reading
 
 // The start of group "reads<i>" (shown, or hidden until the page shows it); "</g>\n" ends it.
-[[gnu::cold]] inline void open_group(std::string& out, int i, bool visible) {
+inline void open_group(std::string& out, int i, bool visible) {
     append_formatted(out, "<g id=\"reads%d\"%s>\n", i, visible ? "" : " display=\"none\"");
 }
 
 // A darker blue for more weight.
-[[gnu::cold]] inline std::string ink(float w) { return svg_colour(heat_colour(min_number(1.0f, 0.3f + 0.7f * w), false)); }
+inline std::string ink(float w) { return svg_colour(heat_colour(min_number(1.0f, 0.3f + 0.7f * w), false)); }
 
 // The triangle of one head: row t, column s, a square whose area is the weight.
 // In the empty corner above the diagonal, what one row reads. With every_row
 // (the page), each row's read-out is there, and only `row`'s is shown.
-[[gnu::cold]] inline std::string triangle_svg(const Tape& tape, const std::string& text, int b, int h, int row, bool every_row) {
+inline std::string triangle_svg(const Tape& tape, const std::string& text, int b, int h, int row, bool every_row) {
     const int T = tape.T;
     const double left = TRIANGLE_LEFT, top = TRIANGLE_TOP;
     const double W = left + T * CELL + 20, H = top + T * CELL + 20;
@@ -244,7 +241,7 @@ const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the lett
 
 // The arcs: one lane per head, the sentence along each; from letter t an arc
 // back to each letter it reads, darker and wider for more weight.
-[[gnu::cold]] inline void add_arcs(std::string& out, const Tape& tape, const std::string& text, int t, double left, double top,
+inline void add_arcs(std::string& out, const Tape& tape, const std::string& text, int t, double left, double top,
                                    double lane) {
     for (int b = 0; b < BLOCKS; b++)
         for (int h = 0; h < HEADS; h++) {
@@ -274,7 +271,7 @@ const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the lett
 
 // Every head's arcs from letter `at`; with every_letter (the page), each letter's
 // arcs are there, and only `at`'s are shown.
-[[gnu::cold]] inline std::string arcs_svg(const Tape& tape, const std::string& text, int at, bool every_letter) {
+inline std::string arcs_svg(const Tape& tape, const std::string& text, int at, bool every_letter) {
     const double left = ARCS_LEFT, top = ARCS_TOP, lane = LANE;
     const double W = left + tape.T * CELL + 270, H = top + BLOCKS * HEADS * lane + 10;
     std::string svg = svg_open(int(W), int(H));
@@ -331,7 +328,7 @@ demo.addEventListener('keydown', e => {
 )";
 
 // axis 'y': the items are rows, `first` pixels from the top; 'x': letters, from the left.
-[[gnu::cold]] inline std::string html_page(const std::string& title, const std::string& intro, const std::string& svg, char axis,
+inline std::string html_page(const std::string& title, const std::string& intro, const std::string& svg, char axis,
                                            double first, int count, int shown_first) {
     return html_document(title, intro,
                          formatted("<div id=\"demo\" tabindex=\"0\" data-axis=\"%c\" data-first=\"%g\" data-cell=\"%g\" "
