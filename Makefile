@@ -34,11 +34,13 @@ RUN      ?=
 # EXERCISES: the chapters whose exercises (chapter*/exercises/) make builds and
 # make test checks: all by default; EXERCISES=none for the lessons alone, or a
 # list such as EXERCISES=chapter20. The grader's own checks run only with all.
+# The studies (chapter*/studies/: how a lesson's constant was chosen) are built
+# and checked in every mode.
 EXERCISES ?= all
 ifeq ($(EXERCISES),all)
 SOURCES  := $(sort $(wildcard chapter*/*.cpp chapter*/*/*.cpp))
 else
-SOURCES  := $(sort $(wildcard chapter*/*.cpp) $(wildcard $(addsuffix /exercises/*.cpp,$(filter-out none,$(EXERCISES)))))
+SOURCES  := $(sort $(wildcard chapter*/*.cpp chapter*/studies/*.cpp) $(wildcard $(addsuffix /exercises/*.cpp,$(filter-out none,$(EXERCISES)))))
 endif
 PROGRAMS := $(patsubst %.cpp,$(BUILD)/%$(EXE),$(SOURCES))
 TESTSRC  := $(sort $(wildcard tests/unit/*.cpp))
@@ -63,7 +65,7 @@ FAST_BINS := $(BUILD)/chapter_tiny/tiny_train$(EXE) $(BUILD)/tests/bench/peak$(E
 # kernel) and lanes_test's sweep through 8 million floats, at TIMED_OPT. An OPT
 # given on the command line (make matrix, make sanitize) builds them at OPT too.
 # The precompiled headers are OPT's, so these compile without them.
-TIMED    := chapter_tiny/tiny_train chapter_tiny/tiny_generate chapter15/lab5_runs tests/bench/peak tests/unit/lanes_test
+TIMED    := chapter_tiny/tiny_train chapter_tiny/tiny_generate chapter15/studies/lab5_runs tests/bench/peak tests/unit/lanes_test
 TIMED_BINS := $(patsubst %,$(BUILD)/%$(EXE),$(TIMED))
 TIMED_AT := $(if $(filter command line,$(origin OPT)),$(OPT),$(TIMED_OPT))
 TRAINERS := $(if $(wildcard chapter_tiny/tiny_train.cpp),$(BUILD)/portable/tiny_train$(EXE))
@@ -89,6 +91,12 @@ $(BUILD)/pch/std.hpp: Makefile
 $(BUILD)/pch/std.hpp.gch: $(BUILD)/pch/std.hpp
 	$(CXX) $(CXXFLAGS) -x c++-header $< -o $@ $(LDLIBS)
 
+# SOURCE_ROOT: this folder, so that a program run from another one still finds
+# what ships beside the sources, such as the tiny model's checkpoint
+# (chapter_tiny/tiny_model_path.hpp). The precompiled headers, built without it,
+# stay usable: it appears in none of them.
+ROOT_FLAG = -DSOURCE_ROOT='"$(CURDIR)"'
+
 # A program sees common/ and its own folder's headers. -MMD -MP: the compiler
 # lists the headers it read in $@.d, so touching a header rebuilds only the
 # programs that include it.
@@ -96,15 +104,15 @@ $(BUILD)/pch/std.hpp.gch: $(BUILD)/pch/std.hpp
 DEPFLAGS  = -MMD -MP -MF $@.d
 $(BUILD)/%$(EXE): %.cpp $(if $(PCH),$(PCH).gch)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) $(DEPFLAGS) $(if $(PCH),-include $(PCH)) -I$(dir $<) $< -o $@ $(LDFLAGS) $(LDLIBS)
+	$(CXX) $(CXXFLAGS) $(ROOT_FLAG) $(DEPFLAGS) $(if $(PCH),-include $(PCH)) -I$(dir $<) $< -o $@ $(LDFLAGS) $(LDLIBS)
 
 $(TIMED_BINS): $(BUILD)/%$(EXE): %.cpp
 	@mkdir -p $(dir $@)
-	$(CXX) $(call flags_at,$(TIMED_AT)) $(if $(filter $@,$(FAST_BINS)),$(FAST)) $(DEPFLAGS) -I$(dir $<) $< -o $@ $(LDFLAGS) $(LDLIBS)
+	$(CXX) $(call flags_at,$(TIMED_AT)) $(if $(filter $@,$(FAST_BINS)),$(FAST)) $(ROOT_FLAG) $(DEPFLAGS) -I$(dir $<) $< -o $@ $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/portable/tiny_train$(EXE): chapter_tiny/tiny_train.cpp
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) -O0 -DLANES_PLAIN $(DEPFLAGS) -Ichapter_tiny $< -o $@ $(LDLIBS)
+	$(CXX) $(CXXFLAGS) -O0 -DLANES_PLAIN $(ROOT_FLAG) $(DEPFLAGS) -Ichapter_tiny $< -o $@ $(LDLIBS)
 
 -include $(addsuffix .d,$(PROGRAMS) $(TESTBINS) $(TRAINERS))
 
@@ -138,7 +146,7 @@ $(EX4_CHECKS): $(filter %/ex4_Parameter_Count$(EXE),$(PROGRAMS))
 BAD_INPUT_PROGRAMS := $(filter $(patsubst %,$(BUILD)/%$(EXE),$(shell cut -f1 tests/fixtures/bad_input.tsv 2> /dev/null)),$(PROGRAMS))
 $(BAD_CHECKS): $(BAD_INPUT_PROGRAMS)
 $(TEST_CHECKS): $(BUILD)/checks/%.cpp.log.status: $(BUILD)/%$(EXE)
-# A golden's run needs its program: tests/golden/chapter15/lab5_runs@seeds.txt, chapter15/lab5_runs.
+# A golden's run needs its program: tests/golden/chapter15/studies/lab5_runs@seeds.txt, chapter15/studies/lab5_runs.
 GOLDEN_CHECKS := $(filter $(BUILD)/checks/tests/golden/%,$(CHECKED))
 program_of = $(BUILD)/$(firstword $(subst @, ,$(patsubst $(BUILD)/checks/tests/golden/%.txt.log.status,%,$(1))))$(EXE)
 $(foreach golden,$(GOLDEN_CHECKS),$(eval $(golden): $(call program_of,$(golden))))
@@ -154,7 +162,7 @@ $(filter-out $(TINY_CHECKS) $(CH15_CHECKS) $(EX4_CHECKS) $(BAD_CHECKS) $(TEST_CH
 # exercise: that one is built early, and the check comes after chapter 20's lessons.)
 CH20     := $(filter-out %/exercises/%,$(filter $(BUILD)/chapter20/%,$(PROGRAMS)))
 test: $(TINY) $(filter-out $(TINY) $(CH15),$(BAD_INPUT_PROGRAMS)) $(TESTBINS) $(TINY_CHECKS) $(TINY_GOLDENS) \
-      $(BUILD)/chapter15/lab5_runs$(EXE) $(CH15) $(TEST_CHECKS) $(CH15_CHECKS) $(CH20) $(BAD_CHECKS) \
+      $(BUILD)/chapter15/studies/lab5_runs$(EXE) $(CH15) $(TEST_CHECKS) $(CH15_CHECKS) $(CH20) $(BAD_CHECKS) \
       $(GOLDEN_CHECKS) all $(CHECKED)
 	@CHECKS_RUN=1 RUN="$(RUN)" EXERCISES="$(EXERCISES)" bash tests/run_tests.sh $(BUILD)
 

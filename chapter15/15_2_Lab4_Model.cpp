@@ -8,15 +8,15 @@
 
 #include "colour_recall.hpp"
 
+// The help text; %llu is DEFAULT_SEED.
+static const char* USAGE =
+    "usage: 15_2_Lab4_Model [--seed N]\n"
+    "Lab 4's colour-recall model at its starting values (book section 15.2.1):\n"
+    "the attention row at wear, p(red), the loss and the parameter shapes.\n"
+    "  --seed N   starting values from seed N (default %llu, the start of Lab 5's run)\n";
+
 int main(int argc, char** argv) {
-    char usage[400];
-    std::snprintf(usage, sizeof usage,
-                  "usage: 15_2_Lab4_Model [--seed N]\n"
-                  "Lab 4's colour-recall model at its starting values (book section 15.2.1):\n"
-                  "the attention row at wear, p(red), the loss and the parameter shapes.\n"
-                  "  --seed N   starting values from seed N (default %llu, the start of Lab 5's run)\n",
-                  (unsigned long long)DEFAULT_SEED);
-    Options options(argc, argv, usage);
+    Options options(argc, argv, formatted(USAGE, (unsigned long long)DEFAULT_SEED).c_str());
     const uint64_t seed = uint64_t(options.integer("seed", long(DEFAULT_SEED), 0, 1000000000));
     options.done();
 

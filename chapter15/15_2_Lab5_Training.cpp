@@ -12,23 +12,6 @@
 #include "colour_recall.hpp"
 #include "plot.hpp"
 
-// The help text; %llu is DEFAULT_SEED and %g INIT_SCALE.
-const char* const USAGE =
-    "usage: 15_2_Lab5_Training [options]\n"
-    "Trains Lab 4's colour-recall model with Adam (book sections 15.2.3 and 15.6) and prints\n"
-    "the book's table, the pictures Lab 5 draws, and Lab 5's second run at lr 0.003.\n"
-    "  --seed N      starting values from seed N (default %llu, the start nearest the book's run)\n"
-    "  --scale X     standard deviation of the starting values (default %g)\n"
-    "  --lr X        learning rate of one run only, instead of the two runs of Lab 5\n"
-    "  --updates N   number of updates of that run (default 200)\n"
-    "  --svg DIR     also write each picture as a standalone SVG file into DIR (must exist)\n"
-    "  --init FILE   write the starting parameters to FILE\n"
-    "  --save FILE   write the trained parameters to FILE\n"
-    "  --load FILE   read parameters from FILE (as --save writes them) instead of training\n"
-    "The parameter file format is described in chapter15/README.md. Lab 5 trained many times\n"
-    "over (how often it gets stuck, the start nearest the book's, its speed) is\n"
-    "chapter15/lab5_runs.cpp: lab5_runs --seeds N, --search N, --time N.\n";
-
 // The updates the book's table shows; the second run adds 500 and 1000.
 const int TABLE_UPDATES[] = {0, 10, 30, 50, 200, 500, 1000};
 
@@ -202,6 +185,23 @@ static void draw_matrices(const Params& p, const std::string& svg_dir) {
 
 // ---------------------------------------------------------------------------
 
+// The help text; %llu is DEFAULT_SEED and %g INIT_SCALE.
+const char* const USAGE =
+    "usage: 15_2_Lab5_Training [options]\n"
+    "Trains Lab 4's colour-recall model with Adam (book sections 15.2.3 and 15.6) and prints\n"
+    "the book's table, the pictures Lab 5 draws, and Lab 5's second run at lr 0.003.\n"
+    "  --seed N      starting values from seed N (default %llu, the start nearest the book's run)\n"
+    "  --scale X     standard deviation of the starting values (default %g)\n"
+    "  --lr X        learning rate of one run only, instead of the two runs of Lab 5\n"
+    "  --updates N   number of updates of that run (default 200)\n"
+    "  --svg DIR     also write each picture as a standalone SVG file into DIR (must exist)\n"
+    "  --init FILE   write the starting parameters to FILE\n"
+    "  --save FILE   write the trained parameters to FILE\n"
+    "  --load FILE   read parameters from FILE (as --save writes them) instead of training\n"
+    "The parameter file format is described in chapter15/README.md. Lab 5 trained many times\n"
+    "over (how often it gets stuck, the start nearest the book's, its speed) is\n"
+    "chapter15/studies/lab5_runs.cpp: lab5_runs --seeds N, --search N, --time N.\n";
+
 int main(int argc, char** argv) {
     Options options(argc, argv, formatted(USAGE, (unsigned long long)DEFAULT_SEED, double(INIT_SCALE)).c_str());
     const uint64_t seed = uint64_t(options.integer("seed", long(DEFAULT_SEED), 0, 1000000000));
@@ -211,8 +211,6 @@ int main(int argc, char** argv) {
     const int updates = int(options.integer("updates", 200, 1, 100000));
     const std::string svg_dir = options.text("svg", ""), init_file = options.text("init", ""),
                       save_file = options.text("save", ""), load_file = options.text("load", "");
-    for (const char* moved : {"seeds", "search", "time"})
-        if (options.given(moved)) fail(formatted("--%s is an option of lab5_runs now: lab5_runs --%s N (see its --help)", moved, moved));
     options.done();
     if (options.given("svg") && svg_dir.empty()) fail("--svg needs a folder; see --help");
     if (!svg_dir.empty()) require_folder("--svg", svg_dir);

@@ -45,14 +45,14 @@ static bool explain(const Params& p, const Example& e) {
     return colour_first;
 }
 
+// The help text; %llu is DEFAULT_SEED and %g INIT_SCALE.
+static const char* USAGE =
+    "usage: 15_3_Learned_Weights\n"
+    "Trains Lab 4's model as 15_2_Lab5_Training does by default (seed %llu at scale %g, lr 0.03,\n"
+    "200 updates), then shows the row at wear for the red and black prefixes (book section 15.3).\n";
+
 int main(int argc, char** argv) {
-    char usage[400];
-    std::snprintf(usage, sizeof usage,
-                  "usage: 15_3_Learned_Weights\n"
-                  "Trains Lab 4's model as 15_2_Lab5_Training does by default (seed %llu at scale %g, lr 0.03,\n"
-                  "200 updates), then shows the row at wear for the red and black prefixes (book section 15.3).\n",
-                  (unsigned long long)DEFAULT_SEED, double(INIT_SCALE));
-    Options options(argc, argv, usage);
+    Options options(argc, argv, formatted(USAGE, (unsigned long long)DEFAULT_SEED, double(INIT_SCALE)).c_str());
     options.done();
 
     const Params trained = trained_model();

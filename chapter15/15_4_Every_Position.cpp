@@ -84,11 +84,13 @@ static void show_model(const Params& p, const Example& sentence, const char* tit
                 difference);
 }
 
+static const char* USAGE =
+    "usage: 15_4_Every_Position\n"
+    "Self-attention at every position of \"The team colour is red . So the players wear red\"\n"
+    "with Lab 4's model before and after the default training run (book sections 15.4, 15.5).\n";
+
 int main(int argc, char** argv) {
-    Options options(argc, argv,
-                    "usage: 15_4_Every_Position\n"
-                    "Self-attention at every position of \"The team colour is red . So the players wear red\"\n"
-                    "with Lab 4's model before and after the default training run (book sections 15.4, 15.5).\n");
+    Options options(argc, argv, USAGE);
     options.done();
 
     Example sentence = colour_prefix(0, false, false);  // the recorded sentence: the prefix and its next word

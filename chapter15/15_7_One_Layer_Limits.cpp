@@ -23,11 +23,13 @@ static void show_colours(const Params& p, const std::string& text, const std::ve
                 f.probs(0, token_id("blue")), f.probs(0, token_id("black")), words[argmax(f.probs)].c_str());
 }
 
+static const char* USAGE =
+    "usage: 15_7_One_Layer_Limits\n"
+    "The two limits of one attention layer in book section 15.7, computed:\n"
+    "(a) two colours in one prefix, then swapped; (b) two sentences that differ before wear.\n";
+
 int main(int argc, char** argv) {
-    Options options(argc, argv,
-                    "usage: 15_7_One_Layer_Limits\n"
-                    "The two limits of one attention layer in book section 15.7, computed:\n"
-                    "(a) two colours in one prefix, then swapped; (b) two sentences that differ before wear.\n");
+    Options options(argc, argv, USAGE);
     options.done();
 
     // (a) With the trained model: which colour came later makes no difference.

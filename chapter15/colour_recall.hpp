@@ -7,9 +7,6 @@
 // The book trains with PyTorch autograd; here each forward step has its
 // backward step beside it, and tests/unit/colour_recall_grad_test.cpp checks
 // every one against finite differences.
-//
-// [[gnu::cold]] marks what runs once (printing, parsing, options, pictures): the
-// compiler builds it for size rather than speed, and a lesson compiles much faster.
 #pragma once
 
 #include <cstdio>
@@ -33,14 +30,14 @@ constexpr int COLOUR_POS = 4;  // the stated colour is at position 5 (index 4) i
 constexpr int VOCAB = 17;
 const char* const WORDS[VOCAB] = {"The", "team", "colour", "is", "red",  "blue", "black", ".",   "game",
                                   "starting", "players", "are", "on", "court", "So", "the", "wear"};
-[[gnu::cold]] inline const std::vector<std::string>& vocabulary() {
+inline const std::vector<std::string>& vocabulary() {
     static const std::vector<std::string> words(WORDS, WORDS + VOCAB);
     return words;
 }
 const char* const COLOURS[3] = {"red", "blue", "black"};
 
 // Token ids for a text written with spaces between tokens ("red ." not "red.").
-[[gnu::cold]] inline std::vector<int> tokenize(const std::string& text, const std::vector<std::string>& words = vocabulary()) {
+inline std::vector<int> tokenize(const std::string& text, const std::vector<std::string>& words = vocabulary()) {
     std::vector<int> ids;
     size_t start = 0;
     while (start < text.size()) {
@@ -56,7 +53,7 @@ const char* const COLOURS[3] = {"red", "blue", "black"};
     return ids;
 }
 
-[[gnu::cold]] inline int token_id(const char* word) { return tokenize(word)[0]; }
+inline int token_id(const char* word) { return tokenize(word)[0]; }
 
 struct Example {
     std::string text;         // the prefix, tokens separated by spaces
@@ -67,7 +64,7 @@ struct Example {
 const char* const GAME = "The game is starting . ";
 const char* const PLAYERS = "The players are on court . ";
 
-[[gnu::cold]] inline Example colour_prefix(int colour, bool game, bool players) {
+inline Example colour_prefix(int colour, bool game, bool players) {
     std::string text = formatted("The team colour is %s . %s%sSo the players wear", COLOURS[colour], game ? GAME : "",
                                  players ? PLAYERS : "");
     return {text, tokenize(text), token_id(COLOURS[colour])};
@@ -76,7 +73,7 @@ const char* const PLAYERS = "The players are on court . ";
 // Nine training prefixes: each colour with nothing, the game sentence or the
 // players sentence inserted, so wear is at position 10, 15 or 16.
 // The first is the book's "The team colour is red . So the players wear".
-[[gnu::cold]] inline std::vector<Example> training_examples() {
+inline std::vector<Example> training_examples() {
     std::vector<Example> examples(9);
     for (int i = 0; i < 9; i++)  // colour i / 3, with nothing, the game or the players sentence
         examples[i] = colour_prefix(i / 3, i % 3 == 1, i % 3 == 2);
@@ -84,7 +81,7 @@ const char* const PLAYERS = "The players are on court . ";
 }
 
 // Three validation prefixes with both sentences inserted: wear at position 21.
-[[gnu::cold]] inline std::vector<Example> validation_examples() {
+inline std::vector<Example> validation_examples() {
     std::vector<Example> examples(3);
     for (int colour = 0; colour < 3; colour++) examples[colour] = colour_prefix(colour, true, true);
     return examples;
@@ -125,7 +122,7 @@ const char* const BLOCK_NAMES[6] = {"embeddings", "W_Q", "W_K", "W_V", "W_out", 
 constexpr float INIT_SCALE = 0.24f;
 constexpr uint64_t DEFAULT_SEED = 825062;
 
-[[gnu::noinline]] inline Params random_start(uint64_t seed, int vocab = VOCAB, float init_scale = INIT_SCALE) {
+inline Params random_start(uint64_t seed, int vocab = VOCAB, float init_scale = INIT_SCALE) {
     Rng rng(seed);
     Params p(vocab);
     for (Matrix* block : p.blocks())  // embeddings, W_Q, W_K, W_V, W_out: the draws in that order
@@ -139,7 +136,7 @@ constexpr uint64_t DEFAULT_SEED = 825062;
 // so the compiler can work on all COLS columns at once: training runs faster.
 // (Not inlined: like matmul, it is compiled once, not once per call.)
 template <int COLS>
-[[gnu::noinline]] inline Matrix project(const Matrix& X, const Matrix& W) {
+inline Matrix project(const Matrix& X, const Matrix& W) {
     Matrix Y(X.rows, COLS);  // (X.rows x COLS)
     for (int i = 0; i < X.rows; i++) {
         float sums[COLS] = {};
@@ -191,7 +188,7 @@ inline Forward forward(const Params& p, const std::vector<int>& tokens) {
 }
 
 // -log p(target), computed from the logits so it stays finite when p rounds to 1 or 0.
-[[gnu::noinline]] inline float cross_entropy(const Matrix& logits, int target) {
+inline float cross_entropy(const Matrix& logits, int target) {
     float biggest = logits(0, 0);
     for (int i = 1; i < logits.cols; i++)
         if (logits(0, i) > biggest) biggest = logits(0, i);
@@ -351,7 +348,7 @@ inline float mean_loss(const Params& p, const std::vector<Example>& examples) {
 }
 
 // One update: zero_grad(), backward(), step(). Returns the loss before the step.
-[[gnu::noinline]] inline float train_step(Params& p, Adam& adam, const std::vector<Example>& examples) {
+inline float train_step(Params& p, Adam& adam, const std::vector<Example>& examples) {
     // BEGIN SOLUTION exercise 15.5: the training loop (chapter15/exercises/ex5_Training_Loop.cpp)
     // STUB: (void)p, (void)adam, (void)examples;
     // STUB: return 0.0f;
@@ -380,7 +377,7 @@ struct Measurement {
     int validation_correct;       // of 3
 };
 
-[[gnu::noinline]] inline Measurement measure(const Params& p, const std::vector<Example>& train, const std::vector<Example>& valid) {
+inline Measurement measure(const Params& p, const std::vector<Example>& train, const std::vector<Example>& valid) {
     Measurement m;
     Forward f = forward(p, train[0].tokens);
     m.wear_row = f.weights.data;
@@ -424,7 +421,7 @@ inline Params trained_model(uint64_t seed = DEFAULT_SEED, float lr = 0.03f, int 
 // BLOCK_NAMES, a header line "name rows cols", then its rows, one line each,
 // numbers with 9 significant digits (enough to give back the same float).
 
-[[gnu::cold]] inline std::string format_params(const Params& p) {
+inline std::string format_params(const Params& p) {
     std::string text;
     char number[48];
     std::vector<const Matrix*> blocks = p.blocks();
@@ -444,7 +441,7 @@ inline Params trained_model(uint64_t seed = DEFAULT_SEED, float lr = 0.03f, int 
 }
 
 // Splits a line at spaces and tabs.
-[[gnu::cold]] inline std::vector<std::string> split_words(const std::string& line) {
+inline std::vector<std::string> split_words(const std::string& line) {
     std::vector<std::string> words;
     std::string word;
     for (char ch : line + " ") {
@@ -464,7 +461,7 @@ inline Params trained_model(uint64_t seed = DEFAULT_SEED, float lr = 0.03f, int 
 }
 
 // Reads what format_params wrote; any other text ends the program with one line naming the problem.
-[[gnu::cold]] inline Params parse_params(const std::string& text, const std::string& path) {
+inline Params parse_params(const std::string& text, const std::string& path) {
     std::vector<std::string> lines;
     size_t start = 0;
     while (start < text.size()) {
@@ -510,5 +507,5 @@ inline Params trained_model(uint64_t seed = DEFAULT_SEED, float lr = 0.03f, int 
     return p;
 }
 
-[[gnu::cold]] inline Params load_params(const std::string& path) { return parse_params(read_file(path), path); }
-[[gnu::cold]] inline void save_params(const std::string& path, const Params& p) { write_file_atomic(path, format_params(p)); }
+inline Params load_params(const std::string& path) { return parse_params(read_file(path), path); }
+inline void save_params(const std::string& path, const Params& p) { write_file_atomic(path, format_params(p)); }

@@ -12,6 +12,8 @@
 
 #include "cli.hpp"
 #include "maths.hpp"  // absolute, nearest_long, max_number
+#include "tiny_model_path.hpp"  // model_option
+#include "tiny_pictures.hpp"  // picture_options, write_pictures
 #include "tiny_reading.hpp"
 
 constexpr uint64_t SHUFFLE_SEED = 1;  // the one shuffle of "Why positions matter"
@@ -196,7 +198,7 @@ int main(int argc, char** argv) {
     if (chosen && !(options.given("block") && options.given("head"))) fail("--block and --head go together; give both");
     const bool row_given = options.given("row");
     const long row_option = options.integer("row", 0, 0, SEATS - 1);
-    const std::string model_file = options.text("model", MODEL_FILE);
+    const std::string model_file = model_option(options);
     const PictureFiles pictures = picture_options(options);
     options.done();
 

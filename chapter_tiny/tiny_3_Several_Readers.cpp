@@ -13,6 +13,8 @@
 
 #include "cli.hpp"
 #include "maths.hpp"  // min_number, max_number
+#include "tiny_model_path.hpp"  // model_option
+#include "tiny_pictures.hpp"  // picture_options, write_pictures
 #include "tiny_reading.hpp"
 
 constexpr int TOP = 3;  // reads listed per head
@@ -127,7 +129,7 @@ int main(int argc, char** argv) {
     const std::string text = options.text("text", SENTENCE);
     const bool at_given = options.given("at");
     const long at_option = options.integer("at", 0, 0, SEATS - 1);
-    const std::string model_file = options.text("model", MODEL_FILE);
+    const std::string model_file = model_option(options);
     const PictureFiles pictures = picture_options(options);
     options.done();
 

@@ -8,21 +8,7 @@
 #include <vector>
 
 #include "tiny_model.hpp"
-
-static const char* USAGE =
-    "usage: tiny_generate [options]\n"
-    "Writes text with the tiny Shakespeare model, one letter at a time, each drawn\n"
-    "from the model's probabilities for the next letter given the last 64.\n"
-    "\n"
-    "  --model FILE        checkpoint (default chapter_tiny/shakespeare.tiny)\n"
-    "  --prompt TEXT       the text to continue (default \"ROMEO:\")\n"
-    "  --length N          letters to write after the prompt (default 200)\n"
-    "  --temperature X     below 1 picks likely letters more often, above 1 less;\n"
-    "                      0 always picks the most likely (default 0.8)\n"
-    "  --seed N            seed of the random draws (default 1)\n"
-    "  --score TEXT        instead of writing, print the mean cross-entropy of each next\n"
-    "                      letter of TEXT given the ones before it, in nats per character\n"
-    "  --each              with --score, also print every letter's probability\n";
+#include "tiny_model_path.hpp"  // model_option
 
 static void generate(const TinyModel& model, const std::string& prompt, long length, float temperature, Rng& rng) {
     std::vector<int> ids = encode(model, prompt);
@@ -72,9 +58,24 @@ static void score(const TinyModel& model, const std::string& text, bool each) {
                 total / (n - 1), n - 1);
 }
 
+static const char* USAGE =
+    "usage: tiny_generate [options]\n"
+    "Writes text with the tiny Shakespeare model, one letter at a time, each drawn\n"
+    "from the model's probabilities for the next letter given the last 64.\n"
+    "\n"
+    "  --model FILE        checkpoint (default chapter_tiny/shakespeare.tiny)\n"
+    "  --prompt TEXT       the text to continue (default \"ROMEO:\")\n"
+    "  --length N          letters to write after the prompt (default 200)\n"
+    "  --temperature X     below 1 picks likely letters more often, above 1 less;\n"
+    "                      0 always picks the most likely (default 0.8)\n"
+    "  --seed N            seed of the random draws (default 1)\n"
+    "  --score TEXT        instead of writing, print the mean cross-entropy of each next\n"
+    "                      letter of TEXT given the ones before it, in nats per character\n"
+    "  --each              with --score, also print every letter's probability\n";
+
 int main(int argc, char** argv) {
     Options options(argc, argv, USAGE);
-    const std::string path = options.text("model", "chapter_tiny/shakespeare.tiny");
+    const std::string path = model_option(options);
     const std::string prompt = options.text("prompt", "ROMEO:");
     const long length = options.integer("length", 200, 0, 1000000);
     const float temperature = float(options.number("temperature", 0.8, 0.0, 100.0));

@@ -1,13 +1,11 @@
 // chapter_tiny/tiny_reading.hpp: what the "Paying attention" demos share: the
 // sentence, reading it with the trained model, what its heads look at, and the
-// pictures (the triangle, the arcs, and a self-contained HTML page).
+// pictures (the triangle, the arcs, and their HTML page). What a demo that draws
+// needs without the model (--svg, --html, the page itself) is tiny_pictures.hpp.
 //
 // Blocks and heads are counted from 1, as the chapter names them ("the second
 // head of the first block"); letters are counted from 0, as the chapter's code
 // counts t and s, and as the seats of the position table are numbered.
-//
-// [[gnu::cold]] marks what runs once (printing, parsing, options, pictures): the
-// compiler builds it for size rather than speed, and a lesson compiles much faster.
 #pragma once
 
 #include <algorithm>
@@ -20,34 +18,24 @@
 #include "matrix.hpp"
 #include "plot.hpp"  // svg_open, add_text, add_rect, add_line, add_path, svg_colour, heat_colour
 #include "tiny_model.hpp"
+#include "tiny_model_path.hpp"  // MODEL_FILE
+#include "tiny_pictures.hpp"  // PictureFiles, picture_options, write_pictures, html_document
 
 // The chapter's sentence: 54 characters, without its final period.
 const char* const SENTENCE = "The bag didn't fit in the car because it was too small";
-const char* const MODEL_FILE = "chapter_tiny/shakespeare.tiny";
 
 // ===========================================================================
 // Options every model demo takes
 
-// --svg FILE and --html FILE: "" when not given. Their folders must exist.
-struct PictureFiles {
-    std::string svg, html;
-};
-[[gnu::cold]] inline PictureFiles picture_options(Options& options) {
-    PictureFiles files{options.text("svg", ""), options.text("html", "")};
-    if (options.given("svg")) require_folder_of("--svg", files.svg);
-    if (options.given("html")) require_folder_of("--html", files.html);
-    return files;
-}
-
 // A letter option (--row, --at) once the text's length T is known: 0..T-1, the last if not given.
-[[gnu::cold]] inline int letter_option(const char* option, bool given, long value, int T) {
+inline int letter_option(const char* option, bool given, long value, int T) {
     if (!given) return T - 1;
     if (value >= T) fail(formatted("--%s must be from 0 to %d (the text has %d letters), got %ld", option, T - 1, T, value));
     return int(value);
 }
 
 // 1 <= n <= SEATS letters, each in the model's vocabulary (encode names any that is not).
-[[gnu::cold]] inline std::vector<int> letters_of(const TinyModel& model, const std::string& text) {
+inline std::vector<int> letters_of(const TinyModel& model, const std::string& text) {
     if (text.empty()) fail(formatted("--text is empty; give a sentence of 1 to %d characters", SEATS));
     if (text.size() > size_t(SEATS))
         fail(formatted("--text has %zu characters, more than the model's %d seats: the limit is %d characters",
@@ -67,25 +55,16 @@ struct Reading {
     }
 };
 
-// Writes the pictures asked for; svg() and page() make each only when it is.
-template <typename Svg, typename Page>
-inline void write_pictures(const PictureFiles& files, Svg svg, Page page) {
-    if (!files.svg.empty()) write_file_atomic(files.svg, svg());
-    if (!files.html.empty()) write_file_atomic(files.html, page());
-    if (!files.svg.empty()) std::printf("\nwrote %s\n", files.svg.c_str());
-    if (!files.html.empty()) std::printf("%swrote %s\n", files.svg.empty() ? "\n" : "", files.html.c_str());
-}
-
 // A letter as the pictures and tables show it: a space as '_', so it can be seen.
 inline char shown(char c) { return c == ' ' ? '_' : c; }
 
 // "block 1 head 2" (b and h counted from 0 inside the programs).
-[[gnu::cold]] inline std::string head_name(int b, int h) {
+inline std::string head_name(int b, int h) {
     return formatted("block %d head %d", b + 1, h + 1);
 }
 
 // "the second head of the first block", as the chapter says it.
-[[gnu::cold]] inline std::string head_in_words(int b, int h) {
+inline std::string head_in_words(int b, int h) {
     const char* const ordinal[] = {"first", "second", "third", "fourth"};
     return formatted("the %s head of the %s block", ordinal[h], ordinal[b]);
 }
@@ -128,7 +107,7 @@ inline std::vector<int> top_reads(const Tape& tape, int b, int h, int t, int cou
 }
 
 // A mark for a weight in the terminal: bigger for more, as the chapter's squares are.
-[[gnu::cold]] inline const char* mark(float w, bool fancy) {
+inline const char* mark(float w, bool fancy) {
     const float upper[] = {0.05f, 0.10f, 0.20f, 0.30f, 0.40f, 0.50f, 0.70f};
     const char* const plain[] = {".", ":", "-", "=", "+", "*", "#", "@"};
     const char* const block[] = {"\u00b7", "\u00b7", "\u2591", "\u2591", "\u2592", "\u2592", "\u2593", "\u2588"};
@@ -213,22 +192,18 @@ constexpr double ARCS_LEFT = 110, ARCS_TOP = 50, LANE = 62;  // room for the hea
 
 const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the letter doing the reading
 
-[[gnu::cold]] inline std::string group(const std::string& id, bool visible, const std::string& inside) {
-    return formatted("<g id=\"%s\"%s>\n%s</g>\n", id.c_str(), visible ? "" : " display=\"none\"", inside.c_str());
-}
-
 // The start of group "reads<i>" (shown, or hidden until the page shows it); "</g>\n" ends it.
-[[gnu::cold]] inline void open_group(std::string& out, int i, bool visible) {
+inline void open_group(std::string& out, int i, bool visible) {
     append_formatted(out, "<g id=\"reads%d\"%s>\n", i, visible ? "" : " display=\"none\"");
 }
 
 // A darker blue for more weight.
-[[gnu::cold]] inline std::string ink(float w) { return svg_colour(heat_colour(min_number(1.0f, 0.3f + 0.7f * w), false)); }
+inline std::string ink(float w) { return svg_colour(heat_colour(min_number(1.0f, 0.3f + 0.7f * w), false)); }
 
 // The triangle of one head: row t, column s, a square whose area is the weight.
 // In the empty corner above the diagonal, what one row reads. With every_row
 // (the page), each row's read-out is there, and only `row`'s is shown.
-[[gnu::cold]] inline std::string triangle_svg(const Tape& tape, const std::string& text, int b, int h, int row, bool every_row) {
+inline std::string triangle_svg(const Tape& tape, const std::string& text, int b, int h, int row, bool every_row) {
     const int T = tape.T;
     const double left = TRIANGLE_LEFT, top = TRIANGLE_TOP;
     const double W = left + T * CELL + 20, H = top + T * CELL + 20;
@@ -266,7 +241,7 @@ const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the lett
 
 // The arcs: one lane per head, the sentence along each; from letter t an arc
 // back to each letter it reads, darker and wider for more weight.
-[[gnu::cold]] inline void add_arcs(std::string& out, const Tape& tape, const std::string& text, int t, double left, double top,
+inline void add_arcs(std::string& out, const Tape& tape, const std::string& text, int t, double left, double top,
                                    double lane) {
     for (int b = 0; b < BLOCKS; b++)
         for (int h = 0; h < HEADS; h++) {
@@ -296,7 +271,7 @@ const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the lett
 
 // Every head's arcs from letter `at`; with every_letter (the page), each letter's
 // arcs are there, and only `at`'s are shown.
-[[gnu::cold]] inline std::string arcs_svg(const Tape& tape, const std::string& text, int at, bool every_letter) {
+inline std::string arcs_svg(const Tape& tape, const std::string& text, int at, bool every_letter) {
     const double left = ARCS_LEFT, top = ARCS_TOP, lane = LANE;
     const double W = left + tape.T * CELL + 270, H = top + BLOCKS * HEADS * lane + 10;
     std::string svg = svg_open(int(W), int(H));
@@ -322,8 +297,8 @@ const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the lett
 }
 
 // ===========================================================================
-// The HTML page: one file, the SVG inline, a few lines of plain JavaScript, no
-// network. Pointing at row or letter i (a mouse or pen over it, a finger on it:
+// The triangle's and the arcs' page (html_document in tiny_pictures.hpp makes
+// the file), with a few lines of plain JavaScript. Pointing at row or letter i (a mouse or pen over it, a finger on it:
 // pointer events, so all three alike), or the arrow keys once the picture has
 // focus, shows group "reads<i>". tests/checks/chapter_tiny_demos_browser.sh drives it in Chromium.
 
@@ -352,19 +327,8 @@ demo.addEventListener('keydown', e => {
 </script>
 )";
 
-// One page: a title, a paragraph, the body (a picture), and its script.
-[[gnu::cold]] inline std::string html_document(const std::string& title, const std::string& intro, const std::string& body,
-                                               const std::string& script) {
-    const std::string heading = svg_escape(title);
-    return formatted("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n<style>body { "
-                     "font-family: sans-serif; margin: 2em; } #demo:focus { outline: 2px solid #92c5de; } #demo svg { "
-                     "display: block; max-width: 100%%; height: auto; }</style>\n</head>\n<body>\n<h1>%s</h1>\n<p>%s</p>\n%s%s"
-                     "</body>\n</html>\n",
-                     heading.c_str(), heading.c_str(), svg_escape(intro).c_str(), body.c_str(), script.c_str());
-}
-
 // axis 'y': the items are rows, `first` pixels from the top; 'x': letters, from the left.
-[[gnu::cold]] inline std::string html_page(const std::string& title, const std::string& intro, const std::string& svg, char axis,
+inline std::string html_page(const std::string& title, const std::string& intro, const std::string& svg, char axis,
                                            double first, int count, int shown_first) {
     return html_document(title, intro,
                          formatted("<div id=\"demo\" tabindex=\"0\" data-axis=\"%c\" data-first=\"%g\" data-cell=\"%g\" "

@@ -3,13 +3,6 @@
 // A Matrix is rows x cols floats stored row by row. Everything is done in
 // float, one plain loop per operation, in an order you can read off the code:
 // the lessons' printed digits depend on that order.
-//
-// [[gnu::cold]] marks what runs once (printing, parsing, options, pictures): the
-// compiler builds it for size rather than speed, and a lesson compiles much faster.
-// [[gnu::noinline]] marks the operations that make a new Matrix: each is compiled
-// once per program instead of once per call (a vector's allocation and clean-up
-// is a lot of code to copy into every caller), and a call costs nothing beside
-// the allocation.
 #pragma once
 
 #include <algorithm>

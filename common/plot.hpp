@@ -9,9 +9,6 @@
 // plain is ASCII only, the same on every machine: that form is what goldens check.
 // The SVG pieces (svg_open, svg_text, svg_rect, svg_line, svg_path) are there
 // for other pictures too.
-//
-// [[gnu::cold]] marks what runs once (printing, parsing, options, pictures): the
-// compiler builds it for size rather than speed, and a lesson compiles much faster.
 #pragma once
 
 #include <algorithm>

@@ -7,8 +7,8 @@
 set -eu
 build=${1:-build}
 cd "$(dirname "$0")/../.."
-command="$build/chapter15/lab5_runs --time 500, the fastest of 5 batches of 100"
-"$build/chapter15/lab5_runs" --time 500 | awk -v cmd="$command" '
+command="$build/chapter15/studies/lab5_runs --time 500, the fastest of 5 batches of 100"
+"$build/chapter15/studies/lab5_runs" --time 500 | awk -v cmd="$command" '
   { print }
   /^fastest batch, (wall|CPU) time:/ {
     clock = ($3 == "wall") ? "wall" : "CPU"

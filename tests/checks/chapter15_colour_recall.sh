@@ -12,7 +12,7 @@ cd "$(dirname "$0")/../.."
 export NO_COLOR=1
 lab4="$build/chapter15/15_2_Lab4_Model"
 lab5="$build/chapter15/15_2_Lab5_Training"
-runs="$build/chapter15/lab5_runs"
+runs="$build/chapter15/studies/lab5_runs"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0

@@ -10,7 +10,7 @@ set -u
 cd "$(dirname "$0")/../.."
 golden=${GOLDEN:-tests/golden/chapter15}  # or a folder of new outputs, named as the goldens
 goldens="$golden/15_2_Lab4_Model.txt $golden/15_2_Lab5_Training.txt $golden/15_3_Learned_Weights.txt
-  $golden/15_4_Every_Position.txt $golden/15_7_One_Layer_Limits.txt $golden/15_2_Lab5_Training@seeds.txt"
+  $golden/15_4_Every_Position.txt $golden/15_7_One_Layer_Limits.txt $golden/studies/lab5_runs@seeds.txt"
 scale=$(sed -n 's/^constexpr float INIT_SCALE = \([0-9.]*\)f;/\1/p' chapter15/colour_recall.hpp)
 found=0 missing=0
 while IFS= read -r line; do

@@ -19,7 +19,7 @@ differences in tests/unit/colour_recall_grad_test.cpp.
 The default start (DEFAULT_SEED and INIT_SCALE) is read from chapter15/colour_recall.hpp,
 so the reference always checks the start the programs use. It also prints the lr 0.03
 run's distance from the book's table and 15.3 figures, computed its own way, to compare
-with what chapter15/lab5_runs --search prints for that start.
+with what chapter15/studies/lab5_runs --search prints for that start.
 
 Not run by make test (it takes seconds to minutes); chapter15/README.md says
 what it was compared with.

@@ -1,5 +1,13 @@
-// lab5_runs.cpp: Lab 5 trained many times over, for three questions the
-// lesson itself (15_2_Lab5_Training) does not ask:
+// studies/lab5_runs.cpp: a study, not a lesson. The chapter's lessons are the
+// chapter15/*.cpp beside this folder; this program is how one of their
+// constants was chosen, and how often their training would have gone another
+// way. Its one product is DEFAULT_SEED (with INIT_SCALE) in colour_recall.hpp,
+// the start from which 15_2_Lab5_Training's run is nearest the book's. A reader
+// of the lessons need not open it; make builds it, and make test runs its
+// goldens (tests/golden/chapter15/studies/) as it does every program's.
+//
+// Lab 5 trained many times over, for three questions the lesson itself
+// (15_2_Lab5_Training) does not ask:
 //   --seeds N   how often does training get stuck? Seeds 1..N, each run sorted
 //               by where it ended (chapter15/README.md, "Training can get stuck");
 //   --search N  which of our starts is nearest the book's run? The default start
@@ -31,28 +39,8 @@
 #include <thread>
 #include <vector>
 
-#include "colour_recall.hpp"
+#include "../colour_recall.hpp"
 #include "maths.hpp"  // absolute, nearest_long, min_number, max_number
-
-// The help text; %llu is DEFAULT_SEED and %g INIT_SCALE.
-const char* const USAGE =
-    "usage: lab5_runs --seeds N [--scale X] [--lr X] [--updates N]\n"
-    "       lab5_runs --search N [--scales LIST] [--threads N] [--margin X] [--best N]\n"
-    "       lab5_runs --time N [--seed N] [--scale X] [--lr X] [--updates N]\n"
-    "Trains Lab 4's colour-recall model many times, as 15_2_Lab5_Training trains it once\n"
-    "(Adam at lr 0.03 for 200 updates unless --lr and --updates say otherwise):\n"
-    "  --seeds N     train seeds 1..N and count how many reach 3 of 3 and how many stall\n"
-    "  --search N    search seeds 1..N at each of --scales for the start whose run is nearest\n"
-    "                the book's table and 15.3 figures, and print the nearest (chapter15/README.md,\n"
-    "                \"Choosing the start\"; the default start came from --search 1000000)\n"
-    "  --time N      time N repetitions of the training loop alone (nothing measured) and\n"
-    "                print updates per second; make bench uses this\n"
-    "  --seed N      the start --time trains (default %llu)\n"
-    "  --scale X     standard deviation of the starting values (default %g)\n"
-    "  --scales LIST the search's scales, separated by commas (default 0.16,0.18,0.2,0.22,0.24)\n"
-    "  --threads N   threads sharing the search (default: every core); the result is the same\n"
-    "  --margin X    within X of the best table distance the 15.3 distance ranks (default 0.1)\n"
-    "  --best N      how many of the nearest starts to list (default 10)\n";
 
 // The scales searched unless --scales says otherwise: around 0.2, where the
 // starting row is near-uniform as in the book and the nearest starts were
@@ -555,6 +543,26 @@ static void time_training(int repetitions, uint64_t seed, float scale, float lr,
 }
 
 // ===========================================================================
+
+// The help text; %llu is DEFAULT_SEED and %g INIT_SCALE.
+const char* const USAGE =
+    "usage: lab5_runs --seeds N [--scale X] [--lr X] [--updates N]\n"
+    "       lab5_runs --search N [--scales LIST] [--threads N] [--margin X] [--best N]\n"
+    "       lab5_runs --time N [--seed N] [--scale X] [--lr X] [--updates N]\n"
+    "Trains Lab 4's colour-recall model many times, as 15_2_Lab5_Training trains it once\n"
+    "(Adam at lr 0.03 for 200 updates unless --lr and --updates say otherwise):\n"
+    "  --seeds N     train seeds 1..N and count how many reach 3 of 3 and how many stall\n"
+    "  --search N    search seeds 1..N at each of --scales for the start whose run is nearest\n"
+    "                the book's table and 15.3 figures, and print the nearest (chapter15/README.md,\n"
+    "                \"Choosing the start\"; the default start came from --search 1000000)\n"
+    "  --time N      time N repetitions of the training loop alone (nothing measured) and\n"
+    "                print updates per second; make bench uses this\n"
+    "  --seed N      the start --time trains (default %llu)\n"
+    "  --scale X     standard deviation of the starting values (default %g)\n"
+    "  --scales LIST the search's scales, separated by commas (default 0.16,0.18,0.2,0.22,0.24)\n"
+    "  --threads N   threads sharing the search (default: every core); the result is the same\n"
+    "  --margin X    within X of the best table distance the 15.3 distance ranks (default 0.1)\n"
+    "  --best N      how many of the nearest starts to list (default 10)\n";
 
 int main(int argc, char** argv) {
     Options options(argc, argv, formatted(USAGE, (unsigned long long)DEFAULT_SEED, double(INIT_SCALE)).c_str());
