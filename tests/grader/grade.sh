@@ -62,14 +62,18 @@ fi
 # $work is the grader's (mode 700): the checker, the rows, the report. $box is
 # the student's: its file, the handout's headers, its build and run folders.
 work=$(mktemp -d "${TMPDIR:-/tmp}/grade.XXXXXX") || usage_error "cannot make a temporary folder"
-box=$(mktemp -d "${TMPDIR:-/tmp}/grade-box.XXXXXX") || { rmdir "$work"; usage_error "cannot make a temporary folder"; }
 chmod 700 "$work"
 mode=$(bash tests/grader/sandbox.sh probe)
 uid=
+# Under a uid of its own the student must reach the box: it goes in /tmp
+# itself, whatever TMPDIR is (TMPDIR's folders may be closed to other users).
+boxes=${TMPDIR:-/tmp}
+case "$mode" in bwrap-uid | uid) boxes=/tmp ;; esac
+box=$(mktemp -d "$boxes/grade-box.XXXXXX") || { rmdir "$work"; usage_error "cannot make a temporary folder"; }
 cleanup() {
   [ -n "$uid" ] && bash "$root/tests/grader/sandbox.sh" kill "$mode" "$uid"
   rm -rf "$work" "$box"
-  [ -n "$uid" ] && rmdir "${TMPDIR:-/tmp}/grader-uid.$uid" 2> /dev/null
+  [ -n "$uid" ] && rmdir "/tmp/grader-uid.$uid" 2> /dev/null
   return 0
 }
 trap cleanup EXIT
@@ -79,7 +83,7 @@ bwrap-uid | uid)
   # A uid no other run is using (a lock folder claims it): killing "every
   # process of the uid" then kills this run's and nothing else.
   uid=$(( 200000 + $$ % 100000 ))
-  while ! mkdir "${TMPDIR:-/tmp}/grader-uid.$uid" 2> /dev/null; do uid=$((uid + 1)); done ;;
+  while ! mkdir "/tmp/grader-uid.$uid" 2> /dev/null; do uid=$((uid + 1)); done ;;
 esac
 
 # The student's file goes in src/file/, the handout's headers in src/ itself, so

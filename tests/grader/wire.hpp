@@ -53,6 +53,10 @@ template <class T>
 struct Blank {
     static T make() { return T(); }
 };
+template <>
+struct Blank<Rng> {
+    static Rng make() { return Rng(0); }
+};
 
 struct Writer {
     std::string bytes;
