@@ -56,6 +56,87 @@ in_parallel "misbehave crashes 'volatile int* p = nullptr; *p = 1;' 'segmentatio
   "misbehave floods 'for (;;) std::puts(\"all work and no play\");' 'printed more than 1000000 bytes'" \
   "misbehave throws 'throw std::runtime_error(\"student gave up\");' 'threw an exception: student gave up'"
 
+# Hostile submissions: the starter (nothing solved) with a trick added. None
+# gains a point over the starter's 0/10. (The full attack suite is
+# tests/grader/attacks/; these are the ones the grader's design answers.)
+starter=$work/starter/20.3/$(basename "$reference")
+hostile() {  # hostile NAME: $work/hostile_NAME.code appended to the starter
+  local file=$work/hostile_$1.cpp log=$work/hostile_$1.log
+  cat "$starter" "$work/hostile_$1.code" > "$file"
+  RESULTS=$work/hostile_$1.json grade 20.3 "$file" "$log"
+  if [ "$status" -eq 1 ] && [ "$(total_of "$log")" = 0/10 ]; then ok "a starter that $(cat "$work/hostile_$1.what") gains nothing (0/10)"
+  else failed "a starter that $(cat "$work/hostile_$1.what") should score 0/10" "$log"; fi
+}
+code() {  # code NAME WHAT < CODE: CACHE, WORK and REFERENCE in it replaced
+  echo "$2" > "$work/hostile_$1.what"
+  sed -e "s|CACHE|$GRADER_CACHE|g" -e "s|WORK|$work|g" -e "s|REFERENCE|$PWD/$reference|g" > "$work/hostile_$1.code"
+}
+code exec "execs the checker in its place" <<'CODE'
+#include <unistd.h>
+static int hijack = [] {
+    char* a[] = {(char*)"CACHE/checker-20.3", (char*)"--lesson", nullptr};
+    execv(a[0], a);
+    return 0;
+}();
+CODE
+code quits "exits 0 from atexit and before main" <<'CODE'
+#include <cstdlib>
+#include <unistd.h>
+static int quit = (std::atexit([] { _exit(0); }), 0);
+CODE
+code macros "defines expect and rel_error for the grader" <<'CODE'
+#define expect(...) expect(true, "")
+namespace grader { inline double rel_error(double&, double&, double = 0) { return 0; } }
+CODE
+code leaves "leaves a child that rewrites results.json and the rows" <<'CODE'
+#include <cstdio>
+#include <unistd.h>
+static int child = [] {
+    if (fork() == 0) {
+        setsid();
+        sleep(2);
+        for (const char* path : {"WORK/hostile_leaves.json", "../rows", "../../rows"})
+            if (FILE* f = std::fopen(path, "w")) std::fputs("{\"score\": 100, \"tests\": []}", f), std::fclose(f);
+        _exit(0);
+    }
+    return 0;
+}();
+CODE
+code includes "includes the reference by its path" <<'CODE'
+#include "REFERENCE"
+CODE
+in_parallel "hostile exec" "hostile quits" "hostile macros" "hostile leaves" "hostile includes"
+sleep 3  # the child above would have written by now
+if grep -q '"score": 0,' "$work/hostile_leaves.json" && "$GRADER_CACHE/gradetool" check-json "$work/hostile_leaves.json" > /dev/null; then
+  ok "results.json is as the grader wrote it, after the child's time to rewrite it"
+else failed "results.json was changed after the run" "$work/hostile_leaves.json"; fi
+# At run time, the sandbox shows the student's program neither the reference nor the grader's files.
+cache_checker=$GRADER_CACHE/checker-20.3
+probe_file=$work/hostile_reads.cpp
+{ cat "$starter" | sed 's/^int main(/[[maybe_unused]] static int unused_main(/'
+  echo '#include <cstdio>'
+  echo 'int main() {'
+  echo "    const char* secrets[] = {\"$PWD/$reference\", \"$cache_checker\", \"$work/list.20.3\"};"
+  echo '    bool read = false;'
+  echo '    for (const char* s : secrets) if (FILE* f = std::fopen(s, "r")) read = true, std::fclose(f);'
+  echo '    std::puts(read ? "LEAKED" : "SEALED");'
+  echo '}'; } > "$probe_file"
+grade 20.3 "$probe_file" "$work/hostile_reads.log"
+mode=$(bash tests/grader/sandbox.sh probe)
+case "$mode" in
+bwrap-uid | bwrap)
+  grep -q "printed_output .*the word 'SEALED'" "$work/hostile_reads.log" &&
+    ok "sandbox $mode: the student's program cannot open the reference, the checker or the grader's files" ||
+    failed "sandbox $mode: the student's program could open a grader file" "$work/hostile_reads.log" ;;
+*) echo "skipped: the run-time reading check needs bubblewrap (sandbox $mode)" ;;
+esac
+# The other sandboxes grade the reference as well.
+for other in uid none; do
+  [ "$other" = uid ] && [ "$(id -u)" -ne 0 ] && continue
+  GRADER_SANDBOX=$other grade 20.3 "$reference" "$work/sandbox_$other.log"
+  [ "$status" -eq 0 ] && ok "sandbox $other: the reference scores full marks" || failed "sandbox $other: the reference" "$work/sandbox_$other.log"
+done
+
 # The reference printing its row sums to 4 decimals, or every line ending in
 # CRLF, still passes: the printed output is read as words and numbers.
 reformatted() {  # reformatted NAME SED-EXPRESSION

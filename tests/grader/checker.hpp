@@ -216,14 +216,14 @@ struct Session {
         std::string trouble = driver->pump(send, &answer, complete);
         if (!trouble.empty() && trouble != "ended") {
             driver->stop();
-            throw Failed{"your program " + trouble + " (calling " + name + ")"};
+            throw Failed{trouble + " (calling " + name + ")"};
         }
         if (!complete()) {
             if (answer.size() >= 4 && size == 0) throw Failed{judge::say("the answer to %s was malformed", name)};
             driver->stop();
             if (driver->err_tail.empty() && WIFEXITED(driver->status) && WEXITSTATUS(driver->status) == 0)
                 throw Failed{judge::say("your program ended during a call to %s without answering", name)};
-            throw Failed{"your program " + driver->how_it_ended() + " (calling " + name + ")"};
+            throw Failed{driver->how_it_ended() + " (calling " + name + ")"};
         }
         if (answer.size() != 4 + size_t(size)) throw Failed{judge::say("the answer to %s was malformed", name)};
         if (answer[4] == 1) throw Failed{"threw an exception: " + judge::shown(answer.substr(5), 300)};
@@ -465,7 +465,7 @@ inline Row run_case(const Case& c, uint64_t seed, Lesson lesson) {
             command.push_back("--lesson");
             Process p(command, false, true);
             std::string trouble = p.pump("", nullptr, [] { return false; });
-            if (trouble != "ended") throw Failed{"your program " + trouble};
+            if (trouble != "ended") throw Failed{trouble};
             if (!WIFEXITED(p.status) || WEXITSTATUS(p.status) != 0) {
                 std::string how = p.how_it_ended();
                 if (WIFEXITED(p.status) && WEXITSTATUS(p.status) != 3 && WEXITSTATUS(p.status) < 128)
