@@ -182,5 +182,5 @@ fi
       "$work/compile.log" | head -n 30 | sed 's/^/    /'
   fi
 } > "$work/header"
-[ -n "${GRADER_KEEP:-}" ] && cp "$work/rows" "$work/header" "$GRADER_KEEP/"
+[ -n "${GRADER_KEEP:-}" ] && cp "$work"/rows "$work"/header "$work"/checker.* "$GRADER_KEEP/" 2> /dev/null
 if [ -n "$results" ]; then "$tool" report "$rows" "$work/header" "$results"; else "$tool" report "$rows" "$work/header"; fi

@@ -86,7 +86,9 @@ run)
   ;;
 kill)
   case "${2:-}" in
-  bwrap-uid | uid) [ -n "${3:-}" ] && as_uid "$3" kill -9 -1 > /dev/null 2>&1 ;;
+  bwrap-uid | uid)  # never root's own uid: kill -1 as root would stop every process on the machine
+    case "${3:-}" in '' | 0 | *[!0-9]*) echo "sandbox.sh: kill needs the student's uid, not '${3:-}'" >&2; exit 2 ;; esac
+    as_uid "$3" kill -9 -1 > /dev/null 2>&1 ;;
   esac
   exit 0
   ;;
