@@ -211,6 +211,7 @@ struct Session {
         auto complete = [&] {
             if (answer.size() < 4) return false;
             std::memcpy(&size, answer.data(), 4);
+            if (size > LARGEST_MESSAGE) return true;  // more than any answer: malformed, below
             return size > 0 && answer.size() >= 4 + size_t(size);
         };
         std::string trouble = driver->pump(send, &answer, complete);

@@ -16,8 +16,6 @@
 
 namespace grader {
 
-constexpr int REQUESTS = 3, ANSWERS = 4;  // the fds the checker gives the driver
-constexpr uint32_t LARGEST_MESSAGE = 1u << 30;
 
 // One function the checker may call: reads its arguments, calls it, writes
 // the return value and every argument passed by non-const reference.

@@ -146,8 +146,8 @@ outside=
 if [ "$compiled" -eq 0 ]; then
   system_dirs=()
   while IFS= read -r line; do system_dirs+=("$line"); done < <(
-    echo | "${cxx[@]}" "${flags[@]}" -xc++ -E -v - 2>&1 |
-      sed -n '/search starts here:/,/End of search list/{ /^ /{ s/^ *//; s/ (framework directory)$//; p; }; }')
+    echo | "${cxx[@]}" "${flags[@]}" -xc++ -E -v - 2>&1 | sed -n '/search starts here:/,/End of search list/p' |
+      grep '^ ' | sed -e 's/^ *//' -e 's/ (framework directory)$//')
   outside=$(cd "$box" && "$tool" deps "$box" "$box/deps" "${system_dirs[@]}") || outside=${outside:-"(unreadable)"}
 fi
 

@@ -23,7 +23,10 @@
 
 namespace grader {
 
-struct Garbage {};
+struct Garbage {};  // thrown by a Reader that finds the bytes malformed
+
+constexpr int REQUESTS = 3, ANSWERS = 4;          // the driver's fds: requests in, answers out
+constexpr uint32_t LARGEST_MESSAGE = 256u << 20;  // bytes in one request or answer
 
 inline bool read_all(int fd, void* p, size_t n) {
     char* c = static_cast<char*>(p);
@@ -45,7 +48,6 @@ inline bool write_all(int fd, const void* p, size_t n) {
     }
     return true;
 }
-  // thrown by a Reader that finds the bytes malformed
 
 // Default-made before a call's arguments are read into it; a type without a
 // default constructor gets a specialisation in its tests file.
