@@ -180,14 +180,56 @@ cp "$work/wrong/20.3-scaled_scores.cpp" "$work/ag/submission/ex3_Cross_Attention
 TMPDIR=$work/tmp AUTOGRADER=$work/ag bash "$work/ag/source/run_autograder" > "$work/ag.log" 2>&1
 fail_json=$work/ag/results/results.json
 if "$tool" check-json "$fail_json" > "$work/json.log" 2>&1 && grep -q '"score": 3,' "$fail_json" &&
+   grep -q '^3/10 points$' "$work/ag/results/report.txt" &&
    grep -q '"status": "failed", "output": "weights (3 x 5)' "$fail_json" && grep -q 'Hint: ' "$fail_json"; then
-  ok "run_autograder grades /autograder/submission into a valid results.json (3/10, failed tests with message and hint)"
+  ok "run_autograder grades /autograder/submission into a valid results.json (3/10 there and on the terminal, failed tests with message and hint)"
 else failed "run_autograder on a wrong solution" "$work/ag.log"; fi
+# What the student sees: a hidden test's pass or fail and hint, no seed, no
+# hidden numbers; the teacher's test (hidden) has them.
+student_view=$(sed -n '/"visibility": "hidden"/!p' "$fail_json")
+if printf '%s' "$student_view" | grep -q '"name": "hidden_inputs", "score": 0, "max_score": 3, "status": "failed", "output": "failed on inputs that are not shown' &&
+   ! printf '%s' "$student_view" | grep -q 'Seed [0-9]' && ! printf '%s' "$student_view" | grep -q 'case1' &&
+   grep '"visibility": "hidden"' "$fail_json" | grep -q 'Seed [0-9].*case1'; then
+  ok "results.json shows the student no seed and no hidden input's numbers; the teacher's hidden test has both"
+else failed "results.json's visibility" "$fail_json"; fi
 TMPDIR=$work/tmp AUTOGRADER=$work/ag_empty bash "$work/ag_empty/source/run_autograder" > "$work/ag.log" 2>&1
 if "$tool" check-json "$work/ag_empty/results/results.json" > "$work/json.log" 2>&1 && grep -q '"score": 0' "$work/ag_empty/results/results.json" &&
    grep -q 'Submit one file, ex3_Cross_Attention.cpp' "$work/ag_empty/results/results.json"; then
   ok "run_autograder with nothing submitted writes a valid results.json that says what to submit"
 else failed "run_autograder with nothing submitted" "$work/ag_empty/results/results.json"; fi
+
+# Gradescope's layout as root: setup.sh (apt-get stood in for) builds the
+# checker and closes the sources; a submission that opens the reference or
+# runs the checker, as the student's uid, gains nothing.
+if [ "$(id -u)" -eq 0 ]; then
+  layout=$(mktemp -d /tmp/gradescope-layout.XXXXXX) && chmod 755 "$layout"
+  mkdir -p "$layout/fake" "$layout/submission"
+  printf '#!/bin/sh\nexit 0\n' > "$layout/fake/apt-get" && chmod +x "$layout/fake/apt-get"
+  cp -R "$work/gradescope" "$layout/source"
+  PATH=$layout/fake:$PATH TMPDIR=$work/tmp bash "$layout/source/setup.sh" > "$work/setup.log" 2>&1 ||
+    failed "setup.sh in Gradescope's layout" "$work/setup.log"
+  { sed 's/^int main(/[[maybe_unused]] static int unused_main(/' "$starter"
+    echo '#include <cstdio>'
+    echo '#include <unistd.h>'
+    echo 'int main() {'
+    echo "    char* a[] = {(char*)\"$layout/source/.grader-cache/checker-20.3\", (char*)\"--lesson\", nullptr};"
+    echo "    FILE* f = std::fopen(\"$layout/source/$reference\", \"r\");"
+    echo '    std::puts(f ? "LEAKED" : "SEALED");'
+    echo '    std::fflush(stdout);'
+    echo '    execv(a[0], a);'
+    echo '    return 0;'
+    echo '}'; } > "$layout/submission/$(basename "$reference")"
+  for sandbox in bwrap-uid uid; do
+    [ "$sandbox" = bwrap-uid ] && [ "$(bash tests/grader/sandbox.sh probe)" != bwrap-uid ] && continue
+    rm -rf "$layout/results"
+    GRADER_SANDBOX=$sandbox TMPDIR=$work/tmp AUTOGRADER=$layout bash "$layout/source/run_autograder" > "$work/layout.log" 2>&1
+    if "$tool" check-json "$layout/results/results.json" > /dev/null && grep -q '"score": 0,' "$layout/results/results.json" &&
+       grep -q "the word 'SEALED'" "$layout/results/results.json"; then
+      ok "Gradescope as root ($sandbox): the student's uid cannot read /autograder/source or run the checker (0/10)"
+    else failed "Gradescope as root ($sandbox): a submission reading the sources" "$layout/results/results.json"; fi
+  done
+  rm -rf "$layout"
+else echo "skipped: Gradescope's layout as root (not root)"; fi
 
 # The same seed draws the same hidden inputs: a replay prints the same report.
 grade 20.3 "$work/printer/20.3/$(basename "$reference")" "$work/replay.log"

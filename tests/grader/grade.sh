@@ -115,6 +115,8 @@ if [ -n "$uid" ]; then chown -R "$uid:$uid" "$box" && chmod 700 "$box" || usage_
 # The checker (and gradetool) may come from GRADER_CACHE.
 cache=${GRADER_CACHE:-}
 if [ -n "$cache" ]; then mkdir -p "$cache" || usage_error "cannot use GRADER_CACHE '$cache'"; else cache=$work; fi
+# A student's uid must not run the checker (its --lesson prints the reference's output).
+[ -n "$uid" ] && chmod go-rwx "$cache"
 tool=$cache/gradetool
 checker=$cache/checker-$id
 pids=()
