@@ -120,6 +120,7 @@ probe_file=$work/hostile_reads.cpp
   echo '    bool read = false;'
   echo '    for (const char* s : secrets) if (FILE* f = std::fopen(s, "r")) read = true, std::fclose(f);'
   echo '    std::puts(read ? "LEAKED" : "SEALED");'
+  echo '    return 0;'
   echo '}'; } > "$probe_file"
 grade 20.3 "$probe_file" "$work/hostile_reads.log"
 mode=$(bash tests/grader/sandbox.sh probe)

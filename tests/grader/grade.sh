@@ -176,7 +176,7 @@ fi
 # The report and results.json: one computation, from the rows.
 {
   echo "Exercise $id ($reference), graded: ${2}"
-  echo "Seed $seed (SEED=$seed replays this run)"
+  echo "Seed $seed (SEED=$seed replays this run); sandbox $mode"
   if [ -s "$work/compile.log" ]; then
     echo
     if [ "$compiled" -ne 0 ]; then echo "It did not compile:"; else echo "The compiler's warnings:"; fi

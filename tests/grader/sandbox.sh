@@ -42,7 +42,11 @@ as_uid() {  # as_uid UID COMMAND...: the fresh uid and gid, no other groups, no 
 case "${1:-}" in
 probe)
   if [ -n "${GRADER_SANDBOX:-}" ]; then echo "$GRADER_SANDBOX"; exit 0; fi
-  probe=$(mktemp -d "${TMPDIR:-/tmp}/sandbox-probe.XXXXXX") || { echo none; exit 0; }
+  # As root the probe's folder is in /tmp, as the box is (grade.sh): TMPDIR's
+  # folders may be closed to the uid the probe runs as.
+  probes=${TMPDIR:-/tmp}
+  [ "$(id -u)" -eq 0 ] && probes=/tmp
+  probe=$(mktemp -d "$probes/sandbox-probe.XXXXXX") || { echo none; exit 0; }
   bwrap_args "$probe" "$probe"
   if [ "$(id -u)" -eq 0 ] && command -v setpriv > /dev/null; then
     chown 65533 "$probe"
