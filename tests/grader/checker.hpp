@@ -104,8 +104,14 @@ struct Process {
     }
     ~Process() { stop(); }
 
-    // Kills its process group (a process that already ended keeps its own status).
-    void stop() {
+    // Kills its process group (a process that already ended keeps its own
+    // status). `grace` seconds first for one that is ending by itself (a
+    // sandbox passing on its program's crash).
+    void stop(double grace = 0) {
+        for (int k = 0; pid > 0 && !exited && k < int(grace * 100); k++) {
+            if (::waitpid(pid, &status, WNOHANG) == pid) exited = true;
+            else ::usleep(10000);
+        }
         if (pid > 0 && !exited) {
             ::kill(-pid, SIGKILL);
             ::kill(pid, SIGKILL);
@@ -161,7 +167,7 @@ struct Process {
             if (out >= 0) at_out = n, fds[n++] = {out, POLLIN, 0};
             if (err >= 0) at_err = n, fds[n++] = {err, POLLIN, 0};
             if (n == 0 || (serving && answers < 0)) {  // it has ended, or closed what it talks on
-                stop();
+                stop(1.0);
                 return done() ? "" : "ended";
             }
             const double left = limits().seconds - waited;
