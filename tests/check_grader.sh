@@ -177,7 +177,7 @@ for f in setup.sh run_autograder EXERCISE tests/grader/grade.sh; do
 done
 mkdir -p "$work/ag/submission" "$work/ag_empty/submission"
 cp -R "$work/gradescope" "$work/ag/source" && cp -R "$work/gradescope" "$work/ag_empty/source"
-cp "$work/wrong/20.3-scaled_scores.cpp" "$work/ag/submission/ex3_Cross_Attention.cpp"
+cp "$work/variants/20.3-scaled_scores.cpp" "$work/ag/submission/ex3_Cross_Attention.cpp"
 TMPDIR=$work/tmp AUTOGRADER=$work/ag bash "$work/ag/source/run_autograder" > "$work/ag.log" 2>&1
 fail_json=$work/ag/results/results.json
 if "$tool" check-json "$fail_json" > "$work/json.log" 2>&1 && grep -q '"score": 3,' "$fail_json" &&
