@@ -135,10 +135,10 @@ sandbox() {  # sandbox DIR CPU MEMORY FILES COMMAND...
   bash "$root/tests/grader/sandbox.sh" run "$mode" "${uid:-0}" "$box" "$dir" "$cpu" "$mem" "$files" -- "$@"
 }
 # The build: 2 minutes of CPU, 4 GB, 256 MB a file.
-sandbox "$box/src/file" 120 4194304 262144 "${cxx[@]}" "${flags[@]}" -MD -MF "$box/deps" -I"$box/src" \
+sandbox "$box/src/file" 120 4194304 262144 "${cxx[@]}" ${flags[@]+"${flags[@]}"} -MD -MF "$box/deps" -I"$box/src" \
   -DSTUDENT_SOURCE='"file/submission.cpp"' "$box/src/$id.cpp" -o "$box/driver" -pthread > "$work/compile.log" 2>&1
 compiled=$?
-for pid in "${pids[@]}"; do wait "$pid"; done
+for pid in ${pids[@]+"${pids[@]}"}; do wait "$pid"; done  # (bash 3.2: an empty array is unset)
 [ -x "$tool" ] || { echo "check-exercise: cannot build tests/grader/gradetool.cpp:" >&2; head -n 20 "$work/tool.log" >&2; exit 2; }
 [ -x "$checker" ] || { echo "check-exercise: the reference $reference does not build with $tests_file (a grader bug):" >&2; head -n 20 "$work/checker.log" >&2; exit 2; }
 [ "$compiled" -eq 0 ] && [ ! -x "$box/driver" ] && compiled=1
@@ -148,9 +148,9 @@ outside=
 if [ "$compiled" -eq 0 ]; then
   system_dirs=()
   while IFS= read -r line; do system_dirs+=("$line"); done < <(
-    echo | "${cxx[@]}" "${flags[@]}" -xc++ -E -v - 2>&1 | sed -n '/search starts here:/,/End of search list/p' |
+    echo | "${cxx[@]}" ${flags[@]+"${flags[@]}"} -xc++ -E -v - 2>&1 | sed -n '/search starts here:/,/End of search list/p' |
       grep '^ ' | sed -e 's/^ *//' -e 's/ (framework directory)$//')
-  outside=$(cd "$box" && "$tool" deps "$box" "$box/deps" "${system_dirs[@]}") || outside=${outside:-"(unreadable)"}
+  outside=$(cd "$box" && "$tool" deps "$box" "$box/deps" ${system_dirs[@]+"${system_dirs[@]}"}) || outside=${outside:-"(unreadable)"}
 fi
 
 rows=$work/rows
