@@ -105,7 +105,11 @@ CODE
 code includes "includes the reference by its path" <<'CODE'
 #include "REFERENCE"
 CODE
-in_parallel "hostile exec" "hostile quits" "hostile macros" "hostile leaves" "hostile includes"
+code garbage "writes garbage where the driver answers" <<'CODE'
+#include <unistd.h>
+static int junk = (write(4, "\xff\xff\xff\x7fgarbage", 11), 0);
+CODE
+in_parallel "hostile exec" "hostile quits" "hostile macros" "hostile leaves" "hostile includes" "hostile garbage"
 sleep 3  # the child above would have written by now
 if grep -q '"score": 0,' "$work/hostile_leaves.json" && "$GRADER_CACHE/gradetool" check-json "$work/hostile_leaves.json" > /dev/null; then
   ok "results.json is as the grader wrote it, after the child's time to rewrite it"
