@@ -226,7 +226,7 @@ check-exercise:
 	@CXX="$(CXX)" CXXFLAGS="$(CXXFLAGS)" bash tests/grader/grade.sh "$(EX)" "$(SRC)"
 
 handout:
-	@bash tests/grader/handout.sh "$(or $(OUT),handout)"
+	@bash tests/grader/handout.sh "$(or $(OUT),handout)" $(EX)
 
 exercises:
 	@CXX="$(CXX)" CXXFLAGS="$(CXXFLAGS)" bash tests/grader/exercises.sh "$(DIR)"

@@ -79,9 +79,9 @@ int main() {
         std::printf(" %.3f", sum);
         worst = max_number(worst, absolute(sum - 1.0f));
     }
-    // (An empty or misshapen matrix has no rows to sum: that is a no.)
-    const bool every_row_one = cross.weights.rows == DEC && cross.weights.cols == encoder.rows && worst < 1e-6f;
-    std::printf("\nEvery row sums to 1: %s\n", every_row_one ? "yes" : "no");
+    // No rows (the starter's empty weights) is not every row summing to 1.
+    const bool has_rows = cross.weights.rows == decoder.rows && cross.weights.cols == encoder.rows;
+    std::printf("\nEvery row sums to 1: %s\n", has_rows && worst < 1e-6f ? "yes" : "no");
 
     std::printf("\nOutput vectors, d_v=%d, one per decoder position\n\n", cross.out.cols);
     print_vectors(cross.out, decoder_words);

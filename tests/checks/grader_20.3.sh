@@ -56,6 +56,92 @@ in_parallel "misbehave crashes 'volatile int* p = nullptr; *p = 1;' 'segmentatio
   "misbehave floods 'for (;;) std::puts(\"all work and no play\");' 'printed more than 1000000 bytes'" \
   "misbehave throws 'throw std::runtime_error(\"student gave up\");' 'threw an exception: student gave up'"
 
+# Hostile submissions: the starter (nothing solved) with a trick added. None
+# gains a point over the starter's 0/10. (The full attack suite is
+# tests/grader/attacks/; these are the ones the grader's design answers.)
+starter=$work/starter/20.3/$(basename "$reference")
+hostile() {  # hostile NAME: $work/hostile_NAME.code appended to the starter
+  local file=$work/hostile_$1.cpp log=$work/hostile_$1.log
+  cat "$starter" "$work/hostile_$1.code" > "$file"
+  RESULTS=$work/hostile_$1.json grade 20.3 "$file" "$log"
+  if [ "$status" -eq 1 ] && [ "$(total_of "$log")" = 0/10 ]; then ok "a starter that $(cat "$work/hostile_$1.what") gains nothing (0/10)"
+  else failed "a starter that $(cat "$work/hostile_$1.what") should score 0/10" "$log"; fi
+}
+code() {  # code NAME WHAT < CODE: CACHE, WORK and REFERENCE in it replaced
+  echo "$2" > "$work/hostile_$1.what"
+  sed -e "s|CACHE|$GRADER_CACHE|g" -e "s|WORK|$work|g" -e "s|REFERENCE|$PWD/$reference|g" > "$work/hostile_$1.code"
+}
+code exec "execs the checker in its place" <<'CODE'
+#include <unistd.h>
+static int hijack = [] {
+    char* a[] = {(char*)"CACHE/checker-20.3", (char*)"--lesson", nullptr};
+    execv(a[0], a);
+    return 0;
+}();
+CODE
+code quits "exits 0 from atexit and before main" <<'CODE'
+#include <cstdlib>
+#include <unistd.h>
+static int quit = (std::atexit([] { _exit(0); }), 0);
+CODE
+code macros "defines expect and rel_error for the grader" <<'CODE'
+#define expect(...) expect(true, "")
+namespace grader { inline double rel_error(double&, double&, double = 0) { return 0; } }
+CODE
+code leaves "leaves a child that rewrites results.json and the rows" <<'CODE'
+#include <cstdio>
+#include <unistd.h>
+static int child = [] {
+    if (fork() == 0) {
+        setsid();
+        sleep(2);
+        for (const char* path : {"WORK/hostile_leaves.json", "../rows", "../../rows"})
+            if (FILE* f = std::fopen(path, "w")) std::fputs("{\"score\": 100, \"tests\": []}", f), std::fclose(f);
+        _exit(0);
+    }
+    return 0;
+}();
+CODE
+code includes "includes the reference by its path" <<'CODE'
+#include "REFERENCE"
+CODE
+code garbage "writes garbage where the driver answers" <<'CODE'
+#include <unistd.h>
+static int junk = (write(4, "\xff\xff\xff\x7fgarbage", 11), 0);
+CODE
+in_parallel "hostile exec" "hostile quits" "hostile macros" "hostile leaves" "hostile includes" "hostile garbage"
+sleep 3  # the child above would have written by now
+if grep -q '"score": 0,' "$work/hostile_leaves.json" && "$GRADER_CACHE/gradetool" check-json "$work/hostile_leaves.json" > /dev/null; then
+  ok "results.json is as the grader wrote it, after the child's time to rewrite it"
+else failed "results.json was changed after the run" "$work/hostile_leaves.json"; fi
+# At run time, the sandbox shows the student's program neither the reference nor the grader's files.
+cache_checker=$GRADER_CACHE/checker-20.3
+probe_file=$work/hostile_reads.cpp
+{ cat "$starter" | sed 's/^int main(/[[maybe_unused]] static int unused_main(/'
+  echo '#include <cstdio>'
+  echo 'int main() {'
+  echo "    const char* secrets[] = {\"$PWD/$reference\", \"$cache_checker\", \"$work/list.20.3\"};"
+  echo '    bool read = false;'
+  echo '    for (const char* s : secrets) if (FILE* f = std::fopen(s, "r")) read = true, std::fclose(f);'
+  echo '    std::puts(read ? "LEAKED" : "SEALED");'
+  echo '    return 0;'
+  echo '}'; } > "$probe_file"
+grade 20.3 "$probe_file" "$work/hostile_reads.log"
+mode=$(bash tests/grader/sandbox.sh probe)
+case "$mode" in
+bwrap-uid | bwrap)
+  grep -q "printed_output .*the word 'SEALED'" "$work/hostile_reads.log" &&
+    ok "sandbox $mode: the student's program cannot open the reference, the checker or the grader's files" ||
+    failed "sandbox $mode: the student's program could open a grader file" "$work/hostile_reads.log" ;;
+*) echo "skipped: the run-time reading check needs bubblewrap (sandbox $mode)" ;;
+esac
+# The other sandboxes grade the reference as well.
+for other in uid none; do
+  [ "$other" = uid ] && [ "$(id -u)" -ne 0 ] && continue
+  GRADER_SANDBOX=$other grade 20.3 "$reference" "$work/sandbox_$other.log"
+  [ "$status" -eq 0 ] && ok "sandbox $other: the reference scores full marks" || failed "sandbox $other: the reference" "$work/sandbox_$other.log"
+done
+
 # The reference printing its row sums to 4 decimals, or every line ending in
 # CRLF, still passes: the printed output is read as words and numbers.
 reformatted() {  # reformatted NAME SED-EXPRESSION
@@ -95,18 +181,60 @@ for f in setup.sh run_autograder EXERCISE tests/grader/grade.sh; do
 done
 mkdir -p "$work/ag/submission" "$work/ag_empty/submission"
 cp -R "$work/gradescope" "$work/ag/source" && cp -R "$work/gradescope" "$work/ag_empty/source"
-cp "$work/wrong/20.3-scaled_scores.cpp" "$work/ag/submission/ex3_Cross_Attention.cpp"
+cp "$work/variants/20.3-scaled_scores.cpp" "$work/ag/submission/ex3_Cross_Attention.cpp"
 TMPDIR=$work/tmp AUTOGRADER=$work/ag bash "$work/ag/source/run_autograder" > "$work/ag.log" 2>&1
 fail_json=$work/ag/results/results.json
 if "$tool" check-json "$fail_json" > "$work/json.log" 2>&1 && grep -q '"score": 3,' "$fail_json" &&
+   grep -q '^3/10 points$' "$work/ag/results/report.txt" &&
    grep -q '"status": "failed", "output": "weights (3 x 5)' "$fail_json" && grep -q 'Hint: ' "$fail_json"; then
-  ok "run_autograder grades /autograder/submission into a valid results.json (3/10, failed tests with message and hint)"
+  ok "run_autograder grades /autograder/submission into a valid results.json (3/10 there and on the terminal, failed tests with message and hint)"
 else failed "run_autograder on a wrong solution" "$work/ag.log"; fi
+# What the student sees: a hidden test's pass or fail and hint, no seed, no
+# hidden numbers; the teacher's test (hidden) has them.
+student_view=$(sed -n '/"visibility": "hidden"/!p' "$fail_json")
+if printf '%s' "$student_view" | grep -q '"name": "hidden_inputs", "score": 0, "max_score": 3, "status": "failed", "output": "failed on inputs that are not shown' &&
+   ! printf '%s' "$student_view" | grep -q 'Seed [0-9]' && ! printf '%s' "$student_view" | grep -q 'case1' &&
+   grep '"visibility": "hidden"' "$fail_json" | grep -q 'Seed [0-9].*case1'; then
+  ok "results.json shows the student no seed and no hidden input's numbers; the teacher's hidden test has both"
+else failed "results.json's visibility" "$fail_json"; fi
 TMPDIR=$work/tmp AUTOGRADER=$work/ag_empty bash "$work/ag_empty/source/run_autograder" > "$work/ag.log" 2>&1
 if "$tool" check-json "$work/ag_empty/results/results.json" > "$work/json.log" 2>&1 && grep -q '"score": 0' "$work/ag_empty/results/results.json" &&
    grep -q 'Submit one file, ex3_Cross_Attention.cpp' "$work/ag_empty/results/results.json"; then
   ok "run_autograder with nothing submitted writes a valid results.json that says what to submit"
 else failed "run_autograder with nothing submitted" "$work/ag_empty/results/results.json"; fi
+
+# Gradescope's layout as root: setup.sh (apt-get stood in for) builds the
+# checker and closes the sources; a submission that opens the reference or
+# runs the checker, as the student's uid, gains nothing.
+if [ "$(id -u)" -eq 0 ]; then
+  layout=$(mktemp -d /tmp/gradescope-layout.XXXXXX) && chmod 755 "$layout"
+  mkdir -p "$layout/fake" "$layout/submission"
+  printf '#!/bin/sh\nexit 0\n' > "$layout/fake/apt-get" && chmod +x "$layout/fake/apt-get"
+  cp -R "$work/gradescope" "$layout/source"
+  PATH=$layout/fake:$PATH TMPDIR=$work/tmp bash "$layout/source/setup.sh" > "$work/setup.log" 2>&1 ||
+    failed "setup.sh in Gradescope's layout" "$work/setup.log"
+  { sed 's/^int main(/[[maybe_unused]] static int unused_main(/' "$starter"
+    echo '#include <cstdio>'
+    echo '#include <unistd.h>'
+    echo 'int main() {'
+    echo "    char* a[] = {(char*)\"$layout/source/.grader-cache/checker-20.3\", (char*)\"--lesson\", nullptr};"
+    echo "    FILE* f = std::fopen(\"$layout/source/$reference\", \"r\");"
+    echo '    std::puts(f ? "LEAKED" : "SEALED");'
+    echo '    std::fflush(stdout);'
+    echo '    execv(a[0], a);'
+    echo '    return 0;'
+    echo '}'; } > "$layout/submission/$(basename "$reference")"
+  for sandbox in bwrap-uid uid; do
+    [ "$sandbox" = bwrap-uid ] && [ "$(bash tests/grader/sandbox.sh probe)" != bwrap-uid ] && continue
+    rm -rf "$layout/results"
+    GRADER_SANDBOX=$sandbox TMPDIR=$work/tmp AUTOGRADER=$layout bash "$layout/source/run_autograder" > "$work/layout.log" 2>&1
+    if "$tool" check-json "$layout/results/results.json" > /dev/null && grep -q '"score": 0,' "$layout/results/results.json" &&
+       grep -q "the word 'SEALED'" "$layout/results/results.json"; then
+      ok "Gradescope as root ($sandbox): the student's uid cannot read /autograder/source or run the checker (0/10)"
+    else failed "Gradescope as root ($sandbox): a submission reading the sources" "$layout/results/results.json"; fi
+  done
+  rm -rf "$layout"
+else echo "skipped: Gradescope's layout as root (not root)"; fi
 
 # The same seed draws the same hidden inputs: a replay prints the same report.
 grade 20.3 "$work/printer/20.3/$(basename "$reference")" "$work/replay.log"

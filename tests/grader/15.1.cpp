@@ -2,10 +2,13 @@
 // lookup_weights and mix_values. Compare tests print numbers that the driver sets
 // against the reference solution's; property tests check the student's alone.
 #include "grader.hpp"
-#define main lesson_main
-#include STUDENT_SOURCE
-#undef main
 
+// The functions the student writes: the tests call them in the student's process.
+#define STUDENT_FUNCTIONS(X) X(lookup_weights) X(mix_values)
+GRADER_STUDENT_FUNCTIONS(STUDENT_FUNCTIONS)
+
+#ifdef GRADER_CHECKER
+namespace tests {
 using grader::Test;
 
 // The book's table of 15.1.1.
@@ -80,7 +83,10 @@ static void weights_are_shares(Test& t) {
                  double(w), weights.size());
 }
 
+}  // namespace tests
+
 int main(int argc, char** argv) {
+    using namespace tests;
     return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
         grader::compare("book_example", 2, 1e-4, book_example,
                         "q = (1, 0) with the book's two keys should give about 0.881 and 0.119: score each key "
@@ -96,3 +102,4 @@ int main(int argc, char** argv) {
         grader::printed_output(1, "run your program: it should print what the reference prints"),
     });
 }
+#endif

@@ -1,10 +1,13 @@
 // tests/grader/15.2.cpp: the tests of exercise 15.2 (chapter15/exercises/ex2_Causal_Mask.cpp),
 // add_causal_mask and causal_weights.
 #include "grader.hpp"
-#define main lesson_main
-#include STUDENT_SOURCE
-#undef main
 
+// The functions the student writes: the tests call them in the student's process.
+#define STUDENT_FUNCTIONS(X) X(add_causal_mask) X(causal_weights)
+GRADER_STUDENT_FUNCTIONS(STUDENT_FUNCTIONS)
+
+#ifdef GRADER_CHECKER
+namespace tests {
 using grader::Test;
 
 // Masked: minus infinity, or a number so negative that softmax gives it no weight (section 15.5.2).
@@ -85,7 +88,10 @@ static void no_peeking(Test& t) {
     }
 }
 
+}  // namespace tests
+
 int main(int argc, char** argv) {
+    using namespace tests;
     return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
         grader::property("mask_entries", 2, mask_entries,
                          "entry (i, j) is masked exactly when key j comes after query i; the rest are left alone"),
@@ -102,3 +108,4 @@ int main(int argc, char** argv) {
         grader::printed_output(1, "run your program: it should print what the reference prints"),
     });
 }
+#endif

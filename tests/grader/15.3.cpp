@@ -10,10 +10,15 @@
 // whole gradient's norm for a smaller block): a hundred times the float
 // rounding, while a wrong sign gives 1 and a missing term, here, 0.05 or more.
 #include "grader.hpp"
-#define main lesson_main
-#include STUDENT_SOURCE
-#undef main
 
+// The functions the student writes: the tests call them in the student's process.
+#define STUDENT_FUNCTIONS(X) X(backward)
+GRADER_FIELDS(Params, embeddings, W_Q, W_K, W_V, W_out, bias)
+GRADER_FIELDS(Forward, X, q, K, V, scores, weights, z, logits, probs)
+GRADER_STUDENT_FUNCTIONS(STUDENT_FUNCTIONS)
+
+#ifdef GRADER_CHECKER
+namespace tests {
 using grader::Test;
 
 constexpr double H = 1e-5;
@@ -147,7 +152,10 @@ static void adds_into_grad(Test& t) {
     t.expect(moved > 0.0, "backward added nothing to grad");
 }
 
+}  // namespace tests
+
 int main(int argc, char** argv) {
+    using namespace tests;
     return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
         grader::property("bias", 1, bias, "start from the gradient of -log softmax(logits)[target] with respect to the logits, times loss_weight"),
         grader::property("W_out", 1, w_out, "W_out is (D_V x vocab): which of z and d logits gives its rows, which its columns?"),
@@ -163,3 +171,4 @@ int main(int argc, char** argv) {
         grader::printed_output(1, "run your program: it should print what the reference prints"),
     });
 }
+#endif

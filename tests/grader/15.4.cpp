@@ -1,10 +1,13 @@
 // tests/grader/15.4.cpp: the tests of exercise 15.4 (chapter15/exercises/ex4_Adam_Step.cpp),
 // adam_step against the reference solution's on random gradients.
 #include "grader.hpp"
-#define main lesson_main
-#include STUDENT_SOURCE
-#undef main
 
+// The functions the student writes: the tests call them in the student's process.
+#define STUDENT_FUNCTIONS(X) X(adam_step)
+GRADER_STUDENT_FUNCTIONS(STUDENT_FUNCTIONS)
+
+#ifdef GRADER_CHECKER
+namespace tests {
 using grader::Test;
 
 // Several updates in a row with random gradients of random sizes: parameters, m and v after each.
@@ -61,7 +64,10 @@ static void long_run(Test& t) {
     t.numbers("v", v);
 }
 
+}  // namespace tests
+
 int main(int argc, char** argv) {
+    using namespace tests;
     return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
         grader::property("first_step_is_lr", 2, first_step_is_lr,
                          "after one update m and v have only a tenth and a thousandth of the gradient: divide each "
@@ -76,3 +82,4 @@ int main(int argc, char** argv) {
         grader::printed_output(1, "run your program: it should print what the reference prints"),
     });
 }
+#endif

@@ -2,10 +2,20 @@
 // the training loop `train`. colour_recall.hpp's backward and Adam are the
 // reference's here (exercises 15.3 and 15.4 are graded on their own).
 #include "grader.hpp"
-#define main lesson_main
-#include STUDENT_SOURCE
-#undef main
 
+// The functions the student writes: the tests call them in the student's process.
+#define STUDENT_FUNCTIONS(X) X(train)
+GRADER_FIELDS(Params, embeddings, W_Q, W_K, W_V, W_out, bias)
+GRADER_FIELDS(Adam, lr, beta1, beta2, eps, step, m, v)
+GRADER_FIELDS(Example, text, tokens, target)
+template <>
+struct grader::Blank<Adam> {  // Adam has no default constructor
+    static Adam make() { return Adam(0.0f); }
+};
+GRADER_STUDENT_FUNCTIONS(STUDENT_FUNCTIONS)
+
+#ifdef GRADER_CHECKER
+namespace tests {
 using grader::Test;
 
 // The book's run: from the header's default start (whatever its seed and scale
@@ -60,7 +70,10 @@ static void loss_before_the_step(Test& t) {
     t.expect(adam.step == 3, "after 3 updates the Adam has made %d steps", adam.step);
 }
 
+}  // namespace tests
+
 int main(int argc, char** argv) {
+    using namespace tests;
     return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
         grader::property("reaches_three_of_three", 3, reaches_three_of_three,
                          "each update: a fresh zero gradient, every example's forward and backward with loss_weight "
@@ -73,3 +86,4 @@ int main(int argc, char** argv) {
         grader::printed_output(1, "run your program: it should print what the reference prints"),
     });
 }
+#endif

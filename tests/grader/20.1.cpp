@@ -2,10 +2,13 @@
 // The student writes identity(n) and raw_dot_product_attention(X).
 #include "grader.hpp"
 
-#define main lesson_main
-#include STUDENT_SOURCE
-#undef main
+// The functions the student writes: the tests call them in the student's process.
+#define STUDENT_FUNCTIONS(X) X(identity) X(raw_dot_product_attention)
+GRADER_FIELDS(Attention, Q, K, V, weights, out)
+GRADER_STUDENT_FUNCTIONS(STUDENT_FUNCTIONS)
 
+#ifdef GRADER_CHECKER
+namespace tests {
 using grader::Test;
 
 constexpr int CASES = 5;                      // random sequences per hidden test
@@ -71,7 +74,10 @@ static void matches_identity_projections(Test& t) {
     }
 }
 
+}  // namespace tests
+
 int main(int argc, char** argv) {
+    using namespace tests;
     return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
         grader::property("identity_matrix", 1, identity_matrix, "ones on the diagonal, zeros everywhere else, n x n"),
         grader::compare("book_input", 2, 1e-4, book_input,
@@ -85,3 +91,4 @@ int main(int argc, char** argv) {
         grader::printed_output(2, "run your program and compare its lines with the lesson's"),
     });
 }
+#endif

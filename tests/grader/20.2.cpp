@@ -2,12 +2,14 @@
 // The student writes one_number_weights(queries, keys) and trend(w).
 #include "grader.hpp"
 
-#define main lesson_main
-#include STUDENT_SOURCE
-#undef main
+// The functions the student writes: the tests call them in the student's process.
+#define STUDENT_FUNCTIONS(X) X(one_number_weights) X(trend)
+GRADER_STUDENT_FUNCTIONS(STUDENT_FUNCTIONS)
 
+#ifdef GRADER_CHECKER
 #include <algorithm>
 
+namespace tests {
 using grader::Test;
 
 constexpr int CASES = 6;                    // random problems per hidden test
@@ -90,7 +92,10 @@ static void trend_classification(Test& t) {
     t.numbers("trends", trends);
 }
 
+}  // namespace tests
+
 int main(int argc, char** argv) {
+    using namespace tests;
     return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
         grader::compare("book_input", 2, 1e-4, book_input,
                         "with d_k = 1 the score of query i for key j is one product, queries[i] * keys[j]"),
@@ -104,3 +109,4 @@ int main(int argc, char** argv) {
         grader::printed_output(2, "run your program and compare its lines with the lesson's"),
     });
 }
+#endif

@@ -2,12 +2,15 @@
 // The student writes cross_attention(decoder, encoder, W_Q, W_K, W_V).
 #include "grader.hpp"
 
-#define main lesson_main
-#include STUDENT_SOURCE
-#undef main
+// The functions the student writes: the tests call them in the student's process.
+#define STUDENT_FUNCTIONS(X) X(cross_attention)
+GRADER_FIELDS(Attention, Q, K, V, weights, out)
+GRADER_STUDENT_FUNCTIONS(STUDENT_FUNCTIONS)
 
+#ifdef GRADER_CHECKER
 #include <algorithm>
 
+namespace tests {
 using grader::Test;
 
 constexpr int CASES = 5;                     // random sequences per hidden test
@@ -102,7 +105,10 @@ static void outputs_blend_encoder_values(Test& t) {
     }
 }
 
+}  // namespace tests
+
 int main(int argc, char** argv) {
+    using namespace tests;
     return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
         grader::compare("book_input", 2, 1e-4, book_input,
                         "the lesson's sentences: check which sequence gives the queries and which the keys and values"),
@@ -117,3 +123,4 @@ int main(int argc, char** argv) {
         grader::printed_output(2, "run your program and compare its lines with the lesson's; main should call cross_attention"),
     });
 }
+#endif

@@ -2,10 +2,12 @@
 // The student writes attention_weights(d_model, d_k, d_v) and dense_weights(in, out, with_biases).
 #include "grader.hpp"
 
-#define main lesson_main
-#include STUDENT_SOURCE
-#undef main
+// The functions the student writes: the tests call them in the student's process.
+#define STUDENT_FUNCTIONS(X) X(attention_weights) X(dense_weights)
+GRADER_STUDENT_FUNCTIONS(STUDENT_FUNCTIONS)
 
+#ifdef GRADER_CHECKER
+namespace tests {
 using grader::Test;
 
 constexpr int CASES = 8;           // random sizes per hidden test
@@ -53,7 +55,10 @@ static void formula_in_each_size(Test& t) {
     }
 }
 
+}  // namespace tests
+
 int main(int argc, char** argv) {
+    using namespace tests;
     return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
         grader::property("book_sizes", 2, book_sizes, "count the entries of W_Q, W_K and W_V; section 20.6 states the sum"),
         grader::compare("hidden_sizes", 3, 0, hidden_sizes,
@@ -63,3 +68,4 @@ int main(int argc, char** argv) {
         grader::printed_output(3, "run your program and compare its lines with the lesson's"),
     });
 }
+#endif

@@ -2,10 +2,13 @@
 // The student writes backward_W_Q(a, X, d_out).
 #include "grader.hpp"
 
-#define main lesson_main
-#include STUDENT_SOURCE
-#undef main
+// The functions the student writes: the tests call them in the student's process.
+#define STUDENT_FUNCTIONS(X) X(backward_W_Q)
+GRADER_FIELDS(Attention, Q, K, V, weights, out)
+GRADER_STUDENT_FUNCTIONS(STUDENT_FUNCTIONS)
 
+#ifdef GRADER_CHECKER
+namespace tests {
 using grader::Test;
 
 constexpr int CASES = 5;  // random problems per hidden test
@@ -105,7 +108,10 @@ static void finite_differences(Test& t) {
     }
 }
 
+}  // namespace tests
+
 int main(int argc, char** argv) {
+    using namespace tests;
     return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
         grader::compare("book_input", 2, 1e-4, book_input,
                         "work back one forward step at a time: out = weights V, softmax, scores = Q K^T, Q = X W_Q^T"),
@@ -116,3 +122,4 @@ int main(int argc, char** argv) {
         grader::printed_output(2, "run your program: it prints PASS when its gradient matches finite differences"),
     });
 }
+#endif

@@ -2,10 +2,12 @@
 // The student writes strongest(weights, i), mostly_self(weights, mostly) and largest_self_weight(weights).
 #include "grader.hpp"
 
-#define main lesson_main
-#include STUDENT_SOURCE
-#undef main
+// The functions the student writes: the tests call them in the student's process.
+#define STUDENT_FUNCTIONS(X) X(strongest) X(mostly_self) X(largest_self_weight)
+GRADER_STUDENT_FUNCTIONS(STUDENT_FUNCTIONS)
 
+#ifdef GRADER_CHECKER
+namespace tests {
 using grader::Test;
 
 constexpr int CASES = 8;  // random weight matrices per hidden test
@@ -69,7 +71,10 @@ static void answers_fit_the_matrix(Test& t) {
     }
 }
 
+}  // namespace tests
+
 int main(int argc, char** argv) {
+    using namespace tests;
     return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
         grader::compare("book_input", 2, 0, book_input,
                         "a self-weight is the diagonal entry weights(i, i); a row's strongest key is its largest entry"),
@@ -80,3 +85,4 @@ int main(int argc, char** argv) {
         grader::printed_output(2, "run your program and compare its lines with the lesson's"),
     });
 }
+#endif

@@ -4,7 +4,9 @@
 # the reference scores full marks, the handout's starter compiles and scores
 # below full, a program that only prints the golden text scores at most the
 # printed-output test's points, every wrong solution in tests/grader/wrong/
-# loses the tests it names, and no solution line is in the handout. The seed
+# loses the tests it names, every right one in tests/grader/right/ (a right
+# answer written differently) scores full marks, and no solution line is in
+# the handout. The seed
 # is random unless SEED is given; it is printed, so a failure can be replayed.
 set -u
 export LC_ALL=C
@@ -40,6 +42,9 @@ for id in $ids; do
     wrongs=$((wrongs + 1))
   done
   [ "$wrongs" -gt 0 ] || failed "$id: no wrong solution in tests/grader/wrong/$id-*.sed"
+  for sedfile in tests/grader/right/"$id"-*.sed; do
+    [ -f "$sedfile" ] && jobs+=("check_right $sedfile")
+  done
 done
 in_parallel "${jobs[@]}"
 echo "check-exercises-all: $failures failed (seed $SEED)"

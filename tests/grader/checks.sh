@@ -111,21 +111,27 @@ check_printer() {  # check_printer ID
 
 # A wrong solution: a sed script applied to the solved exercise, whose comment lines
 # say which tests it must lose ("# Loses:") and which it keeps ("# Keeps:").
-check_wrong() {  # check_wrong SEDFILE
-  local sedfile=$1 id file log wrong total name what score
+# variant SEDFILE KIND: the solved exercise with the script applied, graded
+# into $log ($id, $what from the "# Exercise:" and "# KIND:" lines, $total, $status).
+variant() {
+  local sedfile=$1 kind=$2 file out solved
   id=$(sed -n 's/^# Exercise: *//p' "$sedfile")
-  what=$(sed -n 's/^# Wrong: *//p' "$sedfile")
+  what=$(sed -n "s/^# $kind: *//p" "$sedfile")
   file=$(exercise_file "$id")
-  [ -n "$file" ] || { failed "$sedfile: no exercise '$id'"; return; }
-  mkdir -p "$work/wrong"
-  wrong=$work/wrong/$(basename "$sedfile" .sed).cpp
-  log=$work/wrong/$(basename "$sedfile" .sed).log
-  local solved
+  [ -n "$file" ] || { failed "$sedfile: no exercise '$id'"; return 1; }
+  mkdir -p "$work/variants"
+  out=$work/variants/$(basename "$sedfile" .sed).cpp
+  log=$work/variants/$(basename "$sedfile" .sed).log
   solved_copy "$id"
-  sed -f "$sedfile" "$solved" > "$wrong"
-  if cmp -s "$solved" "$wrong"; then failed "$sedfile changes nothing in $file's solution: the wrong solution is not wrong"; return; fi
-  grade "$id" "$wrong" "$log"
+  sed -f "$sedfile" "$solved" > "$out"
+  if cmp -s "$solved" "$out"; then failed "$sedfile changes nothing in $file's solution"; return 1; fi
+  grade "$id" "$out" "$log"
   total=$(total_of "$log")
+}
+
+check_wrong() {  # check_wrong SEDFILE
+  local sedfile=$1 id log total name what score status
+  variant "$sedfile" Wrong || return
   local bad=0
   for name in $(sed -n 's/^# Loses: *//p' "$sedfile"); do
     score=$(test_score "$log" "$name")
@@ -159,4 +165,13 @@ check_handout_clean() {  # check_handout_clean DIR
   comm -12 "$work/distinctive" "$work/handout_lines" > "$work/leaked"
   if [ -s "$work/leaked" ]; then failed "solution lines appear in the handout $dir:" "$work/leaked"
   else ok "none of the $(wc -l < "$work/distinctive") solution lines appears in the handout"; fi
+}
+
+# A right answer written differently: a sed script applied to the solved
+# exercise ("# Right:" says how it differs) must still score full marks.
+check_right() {  # check_right SEDFILE
+  local sedfile=$1 id log total what status
+  variant "$sedfile" Right || return
+  if [ "$status" -eq 0 ] && full "$total"; then ok "$id: right, written differently ($what), scores full marks ($total)"
+  else failed "$id: the right answer $sedfile ($what) should score full marks, got '$total' (status $status)" "$log"; fi
 }

@@ -6,7 +6,9 @@
 #
 # Finds each exercise's file in DIR (by its name, e.g. ex3_Cross_Attention.cpp,
 # anywhere below DIR), grades it, and prints one line per exercise, then which
-# one to do next. Exit 0 when every exercise found has full marks.
+# one to do next. Exit 0 when the folder could be graded (exercises left to
+# do are no error: the summary says what is next), 1 when it holds no
+# exercise file or one could not be graded, 2 for a bad DIR.
 set -u
 dir=${1:-}
 [ -n "$dir" ] && [ "${dir#/}" = "$dir" ] && dir="$PWD/$dir"
@@ -17,7 +19,7 @@ cd "$(dirname "$0")/../.." || exit 2
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/exercises.XXXXXX") || exit 2
 trap 'rm -rf "$work"' EXIT
-found=0 done_count=0 next=
+found=0 done_count=0 next= broken=0
 while IFS=$'\t' read -r id file; do
   name=$(basename "$file")
   src=$(find "$dir" -name "$name" -type f 2> /dev/null | sort | head -n 1)
@@ -38,6 +40,7 @@ while IFS=$'\t' read -r id file; do
   else
     printf '  %-8s %-32s %s\n' "$id" "$name" "cannot grade: $(head -n 1 "$work/log")"
     [ -n "$next" ] || next="$id ${src#"$PWD"/}"
+    broken=1
   fi
 done < <(exercise_table)
 
@@ -50,6 +53,6 @@ fi
 if [ -n "$next" ]; then
   echo "Next: exercise ${next%% *}, ${next#* }"
   echo "  make check-exercise EX=${next%% *} SRC=${next#* }   shows each test, its points and a hint"
-  exit 1
+  exit "$broken"
 fi
 echo "All done."

@@ -32,9 +32,25 @@ cp tests/run_autograder "$tmp/tests/run_autograder"
 echo "$id" > "$tmp/EXERCISE"
 cat > "$tmp/setup.sh" <<'SETUP'
 #!/usr/bin/env bash
-# Gradescope runs this once, as root, on its Ubuntu image: a C++17 compiler.
+# Gradescope runs this once, as root, on its Ubuntu 22.04 image ("Base image:
+# Ubuntu 22.04"): the pinned compiler, g++-12 (the grader's checks run on GCC
+# 12), bubblewrap for the student's sandbox, the checker built from the
+# reference, then every source closed to all but root, so that nothing the
+# student's program runs as (a uid of its own) can read a solution.
 set -e
-command -v g++ > /dev/null || { apt-get update; apt-get install -y g++; }
+cd "$(dirname "$0")"
+apt-get update
+DEBIAN_FRONTEND=noninteractive apt-get install -y g++-12 bubblewrap
+. tests/grader/lib.sh
+id=$(cat EXERCISE)
+starter=$(mktemp -d)/$(basename "$(exercise_file "$id")")
+cut_solutions "$(exercise_file "$id")" > "$starter"
+mkdir -p .grader-cache
+# Grading the starter once builds the checker and gradetool into the cache.
+GRADER_CACHE=$PWD/.grader-cache CXX=g++-12 bash tests/grader/grade.sh "$id" "$starter" || true
+[ -x ".grader-cache/checker-$id" ] || { echo "setup.sh: the checker of exercise $id did not build"; exit 1; }
+rm -rf "$(dirname "$starter")"
+chmod -R go-rwx "$PWD"
 SETUP
 chmod +x "$tmp/setup.sh" "$tmp/run_autograder"
 

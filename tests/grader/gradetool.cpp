@@ -1,22 +1,28 @@
 // tests/grader/gradetool.cpp: the grader's small C++ helper (grade.sh builds it).
 //
-//   gradetool compare TOLERANCE REFERENCE STUDENT   numbers of a compare test
-//   gradetool words REFERENCE STUDENT               a printed output, as words and numbers
-//   gradetool json OUT ROWS REPORT                  Gradescope's results.json
-//   gradetool check-json FILE                       results.json is valid and has Gradescope's fields
+//   gradetool words REFERENCE STUDENT       a printed output against another, as words and numbers
+//   gradetool deps BOX DEPFILE SYSDIR...    every file a compile read (its -MD output) is under
+//                                           BOX/src or a system folder; else the first that is not
+//   gradetool report ROWS HEADER [RESULTS]  the report, from the checker's rows, and from the same
+//                                           rows and total Gradescope's results.json
+//   gradetool check-json FILE               results.json is valid and has Gradescope's fields
 //
-// compare, words and check-json exit 0 on a match (or a valid file) and 1
-// otherwise, printing one line that says what differs; 2 is a usage error.
+// words, deps and check-json exit 0 on a match (or a valid file) and 1
+// otherwise, printing one line that says what differs; report exits 0 at full
+// marks and 1 below; 2 is a usage error.
 #include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "judge.hpp"
 
 static bool read_text(const char* path, std::string& text) {
     std::ifstream in(path, std::ios::binary);
@@ -27,201 +33,80 @@ static bool read_text(const char* path, std::string& text) {
     return true;
 }
 
-static std::string shown(std::string s, size_t most = 40) {
-    for (char& c : s)
-        if (c == '\n' || c == '\r' || c == '\t') c = ' ';
-    return s.size() > most ? s.substr(0, most) + "..." : s;
-}
-
 // ---------------------------------------------------------------------------
-// compare: "@grader label rows cols v v ..." lines, reference against student.
+// deps: the files a compile read, from its "-MD -MF" output (make's syntax:
+// "target: dep dep \" lines, a space in a name written "\ "). Each is made
+// canonical (symbolic links and ".." resolved) and must lie under BOX/src
+// (the handout's headers, the grader's driver headers and the submission) or
+// under one of the compiler's own system include folders.
 
-struct Block {
-    int rows = 0, cols = 0;
-    std::vector<double> values;
-};
-
-static std::vector<std::pair<std::string, Block>> read_blocks(const std::string& text) {
-    std::vector<std::pair<std::string, Block>> blocks;
-    std::istringstream lines(text);
-    std::string line;
-    while (std::getline(lines, line)) {
-        if (line.compare(0, 8, "@grader ") != 0) continue;
-        std::istringstream words(line.substr(8));
-        std::string label;
-        Block b;
-        words >> label >> b.rows >> b.cols;
-        std::string word;
-        while (words >> word) b.values.push_back(std::strtod(word.c_str(), nullptr));
-        blocks.emplace_back(label, b);
+static bool under(const std::filesystem::path& file, const std::filesystem::path& dir) {
+    auto f = file.begin(), d = dir.begin();
+    for (; d != dir.end(); ++d, ++f) {
+        if (d->empty()) continue;  // a trailing separator
+        if (f == file.end() || *f != *d) return false;
     }
-    return blocks;
+    return true;
 }
 
-static std::string where(const Block& b, size_t k) {
-    char text[64];
-    if (b.rows == 1 && b.cols == 1) return "";
-    if (b.rows == 1) std::snprintf(text, sizeof text, " entry %zu", k);
-    else std::snprintf(text, sizeof text, " entry (%zu, %zu)", k / size_t(b.cols), k % size_t(b.cols));
-    return text;
-}
-
-constexpr double FLOOR = 1e-3;  // entries below this are compared absolutely (see README)
-
-static int compare(double tolerance, const std::string& reference, const std::string& student) {
-    auto want = read_blocks(reference), got = read_blocks(student);
-    std::map<std::string, Block> by_label(got.begin(), got.end());
-    if (want.empty()) {
-        std::printf("the reference printed no numbers (a grader bug)\n");
-        return 1;
+static int deps(const char* box, const std::string& text, const std::vector<std::string>& system_dirs) {
+    namespace fs = std::filesystem;
+    std::vector<std::string> words;
+    std::string word;
+    for (size_t i = 0; i < text.size(); i++) {
+        char c = text[i];
+        if (c == '\\' && i + 1 < text.size() && (text[i + 1] == '\n' || text[i + 1] == '\r')) continue;
+        if (c == '\\' && i + 1 < text.size() && (text[i + 1] == ' ' || text[i + 1] == '#')) word += text[++i];
+        else if (c == '$' && i + 1 < text.size() && text[i + 1] == '$') word += '$', i++;
+        else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            if (!word.empty()) words.push_back(word), word.clear();
+        } else word += c;
     }
-    for (const auto& [label, w] : want) {
-        auto found = by_label.find(label);
-        if (found == by_label.end()) {
-            std::printf("%s: none came back\n", label.c_str());
-            return 1;
-        }
-        const Block& g = found->second;
-        if (g.values.empty() && !w.values.empty()) {
-            std::printf("%s came back empty (%d x %d), want %d x %d: is its TODO still to do?\n", label.c_str(), g.rows,
-                        g.cols, w.rows, w.cols);
-            return 1;
-        }
-        if (g.rows != w.rows || g.cols != w.cols || g.values.size() != w.values.size()) {
-            std::printf("%s: %d x %d numbers, want %d x %d\n", label.c_str(), g.rows, g.cols, w.rows, w.cols);
-            return 1;
-        }
-        double worst = 0;
-        size_t at = 0;
-        for (size_t k = 0; k < w.values.size(); k++) {
-            double a = g.values[k], b = w.values[k];
-            double scale = std::fabs(a) + std::fabs(b);
-            double e = std::isnan(a) || std::isinf(a) ? INFINITY : std::fabs(a - b) / (scale > FLOOR ? scale : FLOOR);
-            if (e > worst) worst = e, at = k;
-        }
-        if (worst > tolerance) {
-            std::string shape = w.rows == 1 && w.cols == 1 ? "" : " (" + std::to_string(w.rows) + " x " +
-                                                                    std::to_string(w.cols) + "):" + where(w, at);
-            if (tolerance == 0)  // exact: whole numbers, printed in full
-                std::printf("%s%s is %.17g, want %.17g\n", label.c_str(), shape.c_str(), g.values[at], w.values[at]);
-            else
-                std::printf("%s%s is %.6g, want %.6g (rel_error %.1e, tolerance %.0e)\n", label.c_str(),
-                            shape.c_str(), g.values[at], w.values[at], worst, tolerance);
-            return 1;
-        }
+    if (!word.empty()) words.push_back(word);
+    std::error_code e;
+    const fs::path allowed = fs::canonical(fs::path(box) / "src", e);
+    if (e) return std::printf("no folder %s/src\n", box), 2;
+    std::vector<fs::path> dirs;
+    for (const std::string& d : system_dirs) {
+        fs::path p = fs::canonical(d, e);
+        if (!e) dirs.push_back(p);
     }
+    bool target = true;
+    size_t files = 0;
+    for (std::string w : words) {
+        if (target) {  // "driver:" or "driver" ":"
+            if (!w.empty() && w.back() == ':') target = false;
+            else if (w == ":") target = false;
+            continue;
+        }
+        if (w == ":") continue;
+        files++;
+        fs::path p = fs::path(w).is_absolute() ? fs::path(w) : fs::path(box) / "src" / "file" / w;
+        fs::path real = fs::canonical(p, e);
+        if (e) return std::printf("%s (a file that cannot be found)\n", w.c_str()), 1;
+        bool ok = under(real, allowed);
+        for (const fs::path& d : dirs) ok = ok || under(real, d);
+        if (!ok) return std::printf("%s\n", w.c_str()), 1;
+    }
+    if (files == 0) return std::printf("(the compiler listed no files)\n"), 1;
     return 0;
 }
 
 // ---------------------------------------------------------------------------
-// words: a printed output read as words and numbers. Punctuation and spacing
-// do not count; a number matches when the two agree to the precision of the
-// less precise print (0.871 matches 0.8712; 98,304 matches 98304).
+// report: ROWS are the checker's "name TAB score TAB points TAB hidden TAB
+// message TAB hint" lines; HEADER is what comes above the table. One total,
+// from the rows, makes the terminal's report and results.json both.
+//
+// results.json (Gradescope) shows the student a report without the seed, and
+// for a test on hidden inputs only "passed" or "failed" and its hint; the
+// whole report, seed and messages included, is a test of 0 points with
+// visibility "hidden", which the teacher sees and the student does not.
 
-struct Token {
-    bool number = false;
-    std::string text;
-    double value = 0, step = 0;  // step: one unit in the last printed digit
-    int line = 0;
+struct Row {
+    std::string name, message, hint;
+    int score = 0, points = 0;
+    bool hidden = false;
 };
-
-static bool digit(char c) { return c >= '0' && c <= '9'; }
-static bool word_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || digit(c) || (unsigned char)c >= 0x80;
-}
-
-static std::vector<Token> tokens(const std::string& s) {
-    std::vector<Token> out;
-    int line = 1;
-    size_t i = 0, n = s.size();
-    while (i < n) {
-        char c = s[i];
-        bool signed_number = (c == '+' || c == '-') && i + 1 < n &&
-                             (digit(s[i + 1]) || (s[i + 1] == '.' && i + 2 < n && digit(s[i + 2])));
-        if (digit(c) || signed_number || (c == '.' && i + 1 < n && digit(s[i + 1]))) {
-            Token t;
-            t.number = true;
-            t.line = line;
-            std::string plain;
-            size_t j = i;
-            if (s[j] == '+' || s[j] == '-') plain += s[j++];
-            while (j < n && digit(s[j])) {
-                plain += s[j++];
-                // "98,304": a comma followed by exactly three digits groups thousands.
-                if (j + 3 < n && s[j] == ',' && digit(s[j + 1]) && digit(s[j + 2]) && digit(s[j + 3]) &&
-                    (j + 4 >= n || !digit(s[j + 4])))
-                    j++;
-            }
-            int decimals = 0;
-            if (j < n && s[j] == '.' && (j + 1 >= n || digit(s[j + 1]) || !word_char(s[j + 1]))) {
-                plain += s[j++];
-                while (j < n && digit(s[j])) plain += s[j++], decimals++;
-            }
-            int exponent = 0;
-            if (j + 1 < n && (s[j] == 'e' || s[j] == 'E') &&
-                (digit(s[j + 1]) || ((s[j + 1] == '+' || s[j + 1] == '-') && j + 2 < n && digit(s[j + 2])))) {
-                size_t k = j + 1;
-                std::string e;
-                if (s[k] == '+' || s[k] == '-') e += s[k++];
-                while (k < n && digit(s[k])) e += s[k++];
-                exponent = std::atoi(e.c_str());
-                plain += 'e' + e;
-                j = k;
-            }
-            t.text = s.substr(i, j - i);
-            t.value = std::strtod(plain.c_str(), nullptr);
-            t.step = std::pow(10.0, exponent - decimals);
-            out.push_back(t);
-            i = j;
-        } else if (word_char(c)) {
-            Token t;
-            t.line = line;
-            size_t j = i;
-            while (j < n && word_char(s[j])) j++;
-            t.text = s.substr(i, j - i);
-            out.push_back(t);
-            i = j;
-        } else {
-            if (c == '\n') line++;
-            i++;
-        }
-    }
-    return out;
-}
-
-static bool same(const Token& a, const Token& b) {
-    if (a.number != b.number) return false;
-    if (!a.number) return a.text == b.text;
-    double allowed = 0.5 * std::fmax(a.step, b.step) * (1 + 1e-9) + 1e-12 * std::fmax(std::fabs(a.value), 1.0);
-    return std::fabs(a.value - b.value) <= allowed;
-}
-
-static int words(const std::string& reference, const std::string& student) {
-    std::vector<Token> want = tokens(reference), got = tokens(student);
-    size_t k = 0;
-    for (; k < want.size() && k < got.size(); k++) {
-        if (same(want[k], got[k])) continue;
-        std::printf("line %d of your output: %s '%s' where the reference prints %s '%s' (its line %d)\n",
-                    got[k].line, got[k].number ? "the number" : "the word", shown(got[k].text).c_str(),
-                    want[k].number ? "the number" : "the word", shown(want[k].text).c_str(), want[k].line);
-        return 1;
-    }
-    if (k < want.size()) {
-        std::printf("your output stops after %zu words and numbers; the reference goes on with '%s' (its line %d)\n",
-                    k, shown(want[k].text).c_str(), want[k].line);
-        return 1;
-    }
-    if (k < got.size()) {
-        std::printf("your output goes on after the reference's last word, with '%s' (your line %d)\n",
-                    shown(got[k].text).c_str(), got[k].line);
-        return 1;
-    }
-    return 0;
-}
-
-// ---------------------------------------------------------------------------
-// json: rows are "name TAB score TAB max_score TAB message" lines; REPORT is the
-// text shown for the whole submission. Written to OUT.tmp, then renamed.
 
 static std::string json_string(const std::string& s) {
     std::string out = "\"";
@@ -245,57 +130,89 @@ static std::vector<std::string> split(const std::string& line, char sep) {
     std::string part;
     std::istringstream in(line);
     while (std::getline(in, part, sep)) parts.push_back(part);
+    if (!line.empty() && line.back() == sep) parts.push_back("");
     return parts;
 }
 
-// Messages carry their own newlines as the two characters "\n".
-static std::string unescape_newlines(const std::string& s) {
-    std::string out;
-    for (size_t i = 0; i < s.size(); i++) {
-        if (s[i] == '\\' && i + 1 < s.size() && s[i + 1] == 'n') out += '\n', i++;
-        else out += s[i];
+static const char* HIDDEN_FAILED = "failed on inputs that are not shown";
+
+static std::string table(const std::vector<Row>& rows, bool for_student) {
+    std::string t = judge::say("  %-30s %-7s %s\n", "test", "points", "message");
+    for (const Row& r : rows) {
+        std::string m = for_student && r.hidden && r.score < r.points ? HIDDEN_FAILED : r.message;
+        t += judge::say("  %-30s %-7s %s\n", r.name.c_str(), (std::to_string(r.score) + "/" + std::to_string(r.points)).c_str(),
+                        m.c_str());
     }
-    return out;
+    return t;
 }
 
-static int json(const char* out_path, const std::string& rows, const std::string& report) {
-    std::string tests;
-    double total = 0;
-    std::istringstream lines(rows);
+static std::string report(const std::vector<Row>& rows, const std::string& header, int total, int max_total,
+                          bool for_student) {
+    std::string text;
+    std::istringstream lines(header);
     std::string line;
+    while (std::getline(lines, line))
+        if (!(for_student && line.compare(0, 5, "Seed ") == 0)) text += line + "\n";
+    text += "\n" + table(rows, for_student) + "\n" + judge::say("%d/%d points\n", total, max_total);
+    if (total < max_total) {
+        text += "\nHints:\n";
+        for (const Row& r : rows)
+            if (r.score < r.points && !r.hint.empty()) text += "  " + r.name + ": " + r.hint + "\n";
+    }
+    return text;
+}
+
+static int report_and_json(const std::string& rows_text, const std::string& header, const char* out_path) {
+    std::vector<Row> rows;
+    std::istringstream lines(rows_text);
+    std::string line;
+    int total = 0, max_total = 0;
     while (std::getline(lines, line)) {
         std::vector<std::string> f = split(line, '\t');
-        if (f.size() < 3) continue;
-        double score = std::atof(f[1].c_str()), max_score = std::atof(f[2].c_str());
-        total += score;
-        std::string message = f.size() > 3 ? unescape_newlines(f[3]) : "";
-        if (!tests.empty()) tests += ",\n";
-        char numbers[96];
-        std::snprintf(numbers, sizeof numbers, "\"score\": %g, \"max_score\": %g", score, max_score);
-        tests += "    {\"name\": " + json_string(f[0]) + ", " + numbers +
-                 ", \"status\": " + json_string(score >= max_score ? "passed" : "failed") +
-                 ", \"output\": " + json_string(message) + ", \"visibility\": \"visible\"}";
+        if (f.size() != 6) return std::printf("gradetool: a row is not name, score, points, hidden, message, hint\n"), 2;
+        Row r{f[0], f[4], f[5], std::atoi(f[1].c_str()), std::atoi(f[2].c_str()), f[3] == "1"};
+        if (r.score < 0 || r.score > r.points) r.score = 0;
+        total += r.score;
+        max_total += r.points;
+        rows.push_back(r);
     }
-    char score[64];
-    std::snprintf(score, sizeof score, "%g", total);
-    std::string text = std::string("{\n  \"score\": ") + score + ",\n  \"output\": " + json_string(report) +
-                       ",\n  \"visibility\": \"visible\",\n  \"tests\": [\n" + tests + "\n  ]\n}\n";
+    if (rows.empty()) return std::printf("gradetool: no rows\n"), 2;
+    const std::string full = report(rows, header, total, max_total, false);
+    std::fputs(full.c_str(), stdout);
+    if (!out_path) return total == max_total ? 0 : 1;
+
+    std::string tests;
+    for (const Row& r : rows) {
+        std::string m = r.hidden && r.score < r.points ? HIDDEN_FAILED : r.message;
+        if (r.score < r.points && !r.hint.empty()) m += "\nHint: " + r.hint;
+        tests += judge::say("    {\"name\": %s, \"score\": %d, \"max_score\": %d, \"status\": \"%s\", \"output\": %s, "
+                            "\"visibility\": \"visible\"},\n",
+                            json_string(r.name).c_str(), r.score, r.points, r.score >= r.points ? "passed" : "failed",
+                            json_string(m).c_str());
+    }
+    tests += "    {\"name\": \"For the teacher: the whole report, with the seed and every message\", \"score\": 0, "
+             "\"max_score\": 0, \"status\": \"passed\", \"output\": " + json_string(full) +
+             ", \"visibility\": \"hidden\"}\n";
+    std::string text = judge::say("{\n  \"score\": %d,\n  \"output\": ", total) +
+                       json_string(report(rows, header, total, max_total, true)) +
+                       ",\n  \"visibility\": \"visible\",\n  \"stdout_visibility\": \"hidden\",\n  \"tests\": [\n" + tests +
+                       "  ]\n}\n";
     std::string tmp = std::string(out_path) + ".tmp";
     {
         std::ofstream out(tmp, std::ios::binary);
         out << text;
         if (!out.flush()) {
-            std::printf("cannot write %s\n", out_path);
+            std::fprintf(stderr, "gradetool: cannot write %s\n", out_path);
             std::remove(tmp.c_str());
             return 2;
         }
     }
     if (std::rename(tmp.c_str(), out_path) != 0) {
-        std::printf("cannot write %s\n", out_path);
+        std::fprintf(stderr, "gradetool: cannot write %s\n", out_path);
         std::remove(tmp.c_str());
         return 2;
     }
-    return 0;
+    return total == max_total ? 0 : 1;
 }
 
 // ---------------------------------------------------------------------------
@@ -358,19 +275,19 @@ struct Parser {
     bool number(double& out) {
         size_t start = i;
         if (i < s.size() && s[i] == '-') i++;
-        if (i >= s.size() || !digit(s[i])) return fail("a bad number");
+        if (i >= s.size() || !judge::digit(s[i])) return fail("a bad number");
         if (s[i] == '0') i++;
-        else while (i < s.size() && digit(s[i])) i++;
+        else while (i < s.size() && judge::digit(s[i])) i++;
         if (i < s.size() && s[i] == '.') {
             i++;
-            if (i >= s.size() || !digit(s[i])) return fail("a bad number");
-            while (i < s.size() && digit(s[i])) i++;
+            if (i >= s.size() || !judge::digit(s[i])) return fail("a bad number");
+            while (i < s.size() && judge::digit(s[i])) i++;
         }
         if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
             i++;
             if (i < s.size() && (s[i] == '+' || s[i] == '-')) i++;
-            if (i >= s.size() || !digit(s[i])) return fail("a bad number");
-            while (i < s.size() && digit(s[i])) i++;
+            if (i >= s.size() || !judge::digit(s[i])) return fail("a bad number");
+            while (i < s.size() && judge::digit(s[i])) i++;
         }
         out = std::strtod(s.substr(start, i - start).c_str(), nullptr);
         return true;
@@ -470,21 +387,23 @@ static int check_json(const std::string& text) {
 
 int main(int argc, char** argv) {
     const char* usage =
-        "usage: gradetool compare TOLERANCE REFERENCE STUDENT | words REFERENCE STUDENT |\n"
-        "       json OUT ROWS REPORT | check-json FILE\n";
+        "usage: gradetool words REFERENCE STUDENT | deps BOX DEPFILE SYSDIR... |\n"
+        "       report ROWS HEADER [RESULTS] | check-json FILE\n";
     std::string a, b;
     std::string command = argc > 1 ? argv[1] : "";
-    if (command == "compare" && argc == 5) {
-        if (!read_text(argv[3], a) || !read_text(argv[4], b)) return std::printf("cannot read the numbers\n"), 2;
-        return compare(std::atof(argv[2]), a, b);
-    }
     if (command == "words" && argc == 4) {
         if (!read_text(argv[2], a) || !read_text(argv[3], b)) return std::printf("cannot read the outputs\n"), 2;
-        return words(a, b);
+        std::string differs = judge::words(a, b);
+        if (!differs.empty()) std::printf("%s\n", differs.c_str());
+        return differs.empty() ? 0 : 1;
     }
-    if (command == "json" && argc == 5) {
-        if (!read_text(argv[3], a) || !read_text(argv[4], b)) return std::printf("cannot read the results\n"), 2;
-        return json(argv[2], a, b);
+    if (command == "deps" && argc >= 4) {
+        if (!read_text(argv[3], a)) return std::printf("(the compiler wrote no list of the files it read)\n"), 1;
+        return deps(argv[2], a, std::vector<std::string>(argv + 4, argv + argc));
+    }
+    if (command == "report" && (argc == 4 || argc == 5)) {
+        if (!read_text(argv[2], a) || !read_text(argv[3], b)) return std::fprintf(stderr, "gradetool: cannot read the rows\n"), 2;
+        return report_and_json(a, b, argc == 5 ? argv[4] : nullptr);
     }
     if (command == "check-json" && argc == 3) {
         if (!read_text(argv[2], a)) return std::printf("cannot read %s\n", argv[2]), 1;

@@ -2,17 +2,25 @@
 # Writes what a teacher hands out:
 #
 #   make handout [OUT=dir]          (default handout/, which git ignores)
-#   bash tests/grader/handout.sh [dir]
+#   make handout EX=15.5 [OUT=dir]  one exercise, only its own regions cut
+#   bash tests/grader/handout.sh [dir [id]]
 #
 # One folder per exercise, OUT/<id>/: the starter (the exercise file with each
 # solution region cut to a "// TODO:" line and its stub), STATEMENT.md, the
-# headers it includes (their solution regions cut as well) and any data files
-# its tests name. Each starter builds on its own inside its folder:
-#   c++ -std=c++17 ex3_Cross_Attention.cpp -o ex3 && ./ex3
+# headers it includes, any data files its tests name, the lesson's expected
+# output and check.sh, which builds the starter, runs it and compares what it
+# prints with that output (no repository needed, no hidden tests). In the class
+# handout every exercise's regions are cut from the headers, so an exercise
+# that builds on another (15.5 trains with 15.3's backward and 15.4's Adam)
+# needs that one done first, which README.md says; EX=<id> cuts only that
+# exercise's regions, so its folder builds, runs and trains on its own.
+# Each starter builds on its own inside its folder:
+#   c++ -std=c++17 -Wall -Wextra -Wpedantic ex3_Cross_Attention.cpp -o ex3 && ./ex3
 # The folder is written beside OUT and moved into place when complete; an OUT
 # that this command did not write is never replaced.
 set -u -o pipefail
 out=${1:-handout}
+only=${2:-}
 [ "${out#/}" = "$out" ] && out="$PWD/$out"
 cd "$(dirname "$0")/../.." || exit 2
 . tests/grader/lib.sh
@@ -27,8 +35,14 @@ parent=$(dirname "$out")
 tmp=$(mktemp -d "$parent/.handout.XXXXXX") || fail "cannot write in '$parent'"
 trap 'rm -rf "$tmp"' EXIT
 
+if [ -n "$only" ]; then
+  file=$(exercise_file "$only")
+  [ -n "$file" ] || fail "there is no exercise '$only'; the exercises: $(exercise_ids)"
+  only=$(exercise_id_of "$file")
+fi
 count=0
 while IFS=$'\t' read -r id file; do
+  [ -z "$only" ] || [ "$id" = "$only" ] || continue
   dir=$tmp/$id
   mkdir -p "$dir"
   name=$(basename "$file")
@@ -36,8 +50,29 @@ while IFS=$'\t' read -r id file; do
   flat() { sed 's|^\([ \t]*#[ \t]*include[ \t]*"\)\(\.\./\)*|\1|'; }
   cut_solutions "$file" | flat > "$dir/$name" || fail "cannot cut $file"
   for header in $(needed_headers "$file"); do
-    cut_solutions "$header" | flat > "$dir/$(basename "$header")" || fail "cannot cut $header"
+    cut_solutions "$header" $only | flat > "$dir/$(basename "$header")" || fail "cannot cut $header"
   done
+  golden=tests/golden/${file%.cpp}.txt
+  [ -f "$golden" ] && cp "$golden" "$dir/expected_output.txt"
+  sed "s|NAME|${name%.cpp}|g" > "$dir/check.sh" <<'CHECK'
+#!/usr/bin/env bash
+# Builds NAME.cpp with the grader's warnings, runs it and compares what it
+# prints with the lesson's (expected_output.txt), spacing aside. The grader
+# also calls your functions on inputs you have not seen: a match here is the
+# printed-output test, not the grade.
+cd "$(dirname "$0")" || exit 2
+c++ -std=c++17 -Wall -Wextra -Wpedantic NAME.cpp -o NAME -pthread || { echo "check: NAME.cpp does not build"; exit 1; }
+./NAME > output.txt || { echo "check: NAME stopped with status $?"; exit 1; }
+if diff -b expected_output.txt output.txt > differences.txt; then
+  echo "check: NAME prints the lesson's output"
+  rm -f differences.txt
+else
+  echo "check: NAME's output differs from the lesson's (< expected, > yours):"
+  head -n 20 differences.txt
+  exit 1
+fi
+CHECK
+  chmod +x "$dir/check.sh"
   if [ -f "tests/grader/$id.cpp" ]; then
     for data in $(sed -n 's|^// Files: *||p' "tests/grader/$id.cpp"); do
       mkdir -p "$dir/$(dirname "$data")" && cp "$data" "$dir/$data"
@@ -51,15 +86,31 @@ while IFS=$'\t' read -r id file; do
     awk '/^\/\// { sub(/^\/\/ ?/, ""); print; next } { exit }' "$file"
     echo '```'
     echo
-    echo "Build and run it in this folder:"
+    echo "Build and run it in this folder, with the warnings the grader shows:"
     echo
     echo '```sh'
-    echo "c++ -std=c++17 $name -o ${name%.cpp} && ./${name%.cpp}"
+    echo "c++ -std=c++17 -Wall -Wextra -Wpedantic $name -o ${name%.cpp} && ./${name%.cpp}"
     echo '```'
+    echo
+    echo "\`bash check.sh\` does that and compares what it prints with the lesson's"
+    echo "output (expected_output.txt)."
     echo
     echo "Write the parts marked TODO. The grader calls the functions named above on"
     echo "inputs you have not seen, and compares what your program prints with the"
-    echo "lesson's output as words and numbers."
+    echo "lesson's output as words and numbers. It compiles your file alone, with"
+    echo "the headers of this folder and nothing else (an include of another file is"
+    echo "0 points); warnings are shown, never fatal. Each test gets 10 seconds,"
+    echo "1,000,000 bytes of printing on stdout and 64,000,000 on stderr (debug prints"
+    echo "there are fine), 2 GB of memory and no network; a test that crashes, hangs"
+    echo "or goes past a limit scores 0, and the other tests go on."
+    needs=$(for header in $(needed_headers "$file"); do
+      sed -n 's|^[ \t]*// BEGIN SOLUTION exercise \([^ :]*\):.*|\1|p' "$header"; done | grep -vx "$id" | sort -u | paste -sd ' ' -)
+    if [ -n "$needs" ] && [ -z "$only" ]; then
+      echo
+      echo "Its headers hold the parts of exercise(s) $needs as well, cut here too:"
+      echo "where this exercise's program uses them, it needs those done first (or"
+      echo "this exercise's own handout, make handout EX=$id, which keeps them)."
+    fi
   } > "$dir/STATEMENT.md"
   count=$((count + 1))
 done < <(exercise_table)
@@ -70,7 +121,15 @@ done < <(exercise_table)
   echo
   echo "One folder per exercise: its starter file, STATEMENT.md and the headers it needs."
   echo
-  exercise_table | while IFS=$'\t' read -r id file; do echo "- $id: $id/$(basename "$file")"; done
+  echo "Each folder's check.sh builds its file and compares the output with the lesson's."
+  echo
+  exercise_table | while IFS=$'\t' read -r id file; do
+    [ -z "$only" ] || [ "$id" = "$only" ] || continue
+    needs=$(for header in $(needed_headers "$file"); do
+      sed -n 's|^[ \t]*// BEGIN SOLUTION exercise \([^ :]*\):.*|\1|p' "$header"; done | grep -vx "$id" | sort -u | paste -sd ' ' -)
+    if [ -n "$needs" ] && [ -z "$only" ]; then echo "- $id: $id/$(basename "$file") (its headers hold $needs's parts too, cut)"
+    else echo "- $id: $id/$(basename "$file")"; fi
+  done
 } > "$tmp/README.md"
 echo "written by make handout from $(git rev-parse --short HEAD 2> /dev/null || echo 'this tree')" > "$tmp/.handout"
 

@@ -2,22 +2,31 @@
 // attend on random lookups of random lengths.
 // Files: chapter_tiny/shakespeare.tiny
 #include "grader.hpp"
-#define main lesson_main
-#include STUDENT_SOURCE
-#undef main
 
-using grader::Test;
+#include <limits>
 
+// What attend writes, on buffers that start full of rubbish (NaN), as the
+// statement warns: the adapter gives the pointers their buffers, in the
+// student's process, and sends both back.
 struct Run {
     std::vector<float> found, weights;
 };
-
-// attend on buffers that start full of rubbish (7s), as the statement warns.
+GRADER_FIELDS(Run, found, weights)
 static Run run_attend(const std::vector<float>& lookups, int T) {
-    Run r{std::vector<float>(size_t(T) * WIDTH, 7.0f), std::vector<float>(size_t(HEADS) * T * T, 7.0f)};
+    const float rubbish = std::numeric_limits<float>::quiet_NaN();
+    Run r{std::vector<float>(size_t(T) * WIDTH, rubbish), std::vector<float>(size_t(HEADS) * T * T, rubbish)};
     attend(r.found.data(), r.weights.data(), lookups.data(), T);
     return r;
 }
+
+// The functions the student writes (through their adapters): the tests call them in the student's process.
+#define STUDENT_FUNCTIONS(X) X(run_attend)
+GRADER_STUDENT_FUNCTIONS(STUDENT_FUNCTIONS)
+
+#ifdef GRADER_CHECKER
+namespace tests {
+using grader::Test;
+
 
 static void hidden_found(Test& t) {
     for (int round = 0; round < 4; round++) {
@@ -85,7 +94,10 @@ static void the_model(Test& t) {
     t.numbers("weights", r.weights);
 }
 
+}  // namespace tests
+
 int main(int argc, char** argv) {
+    using namespace tests;
     return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
         grader::compare("hidden_found", 3, 1e-4, hidden_found,
                         "head h uses numbers h*SIZE to (h+1)*SIZE of each query, key and value; keys start at "
@@ -102,3 +114,4 @@ int main(int argc, char** argv) {
         grader::printed_output(1, "run your program: it should print what the reference prints"),
     });
 }
+#endif

@@ -8,10 +8,20 @@
 // rounding (CS231n's notes call 1e-2 and above probably wrong), while a wrong
 // sign gives 1 and a missing 1/sqrt(SIZE) about 0.2.
 #include "grader.hpp"
-#define main lesson_main
-#include STUDENT_SOURCE
-#undef main
 
+// attend_back adds into dlookups, which travels both ways; the adapter gives
+// the pointers their buffers in the student's process.
+static void run_attend_back(std::vector<float>& dlookups, const std::vector<float>& dfound,
+                            const std::vector<float>& weights, const std::vector<float>& lookups, int T) {
+    attend_back(dlookups.data(), dfound.data(), weights.data(), lookups.data(), T);
+}
+
+// The functions the student writes (through their adapters): the tests call them in the student's process.
+#define STUDENT_FUNCTIONS(X) X(run_attend_back)
+GRADER_STUDENT_FUNCTIONS(STUDENT_FUNCTIONS)
+
+#ifdef GRADER_CHECKER
+namespace tests {
 using grader::Test;
 
 constexpr double H = 1e-5;
@@ -49,7 +59,7 @@ static void check_part(Test& t, int part) {
         std::vector<float> found(size_t(T) * WIDTH), weights(size_t(HEADS) * T * T);
         attend_forward(found.data(), weights.data(), lookups.data(), T);  // the reference's forward pass
         std::vector<float> dlookups(lookups.size(), 0.0f);
-        attend_back(dlookups.data(), direction.data(), weights.data(), lookups.data(), T);
+        run_attend_back(dlookups, direction, weights, lookups, T);
         std::vector<double> wide(lookups.begin(), lookups.end()), analytic, numeric;
         for (int s = 0; s < T; s++)
             for (int i = 0; i < WIDTH; i++) {
@@ -81,8 +91,8 @@ static void adds_into(Test& t) {
     attend_forward(found.data(), weights.data(), lookups.data(), T);
     std::vector<float> fresh(lookups.size(), 0.0f), filled = t.vector(T * 3 * WIDTH);
     const std::vector<float> before = filled;
-    attend_back(fresh.data(), direction.data(), weights.data(), lookups.data(), T);
-    attend_back(filled.data(), direction.data(), weights.data(), lookups.data(), T);
+    run_attend_back(fresh, direction, weights, lookups, T);
+    run_attend_back(filled, direction, weights, lookups, T);
     double moved = 0.0;
     for (float g : fresh) moved += std::fabs(g);
     t.expect(moved > 0.0, "attend_back added nothing to dlookups");
@@ -92,7 +102,10 @@ static void adds_into(Test& t) {
                  double(fresh[i]), double(filled[i]));
 }
 
+}  // namespace tests
+
 int main(int argc, char** argv) {
+    using namespace tests;
     return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
         grader::property("values", 2, values, "found is a weighted sum of the values: what does each value get back?"),
         grader::property("keys", 2, keys, "through the softmax, every score's gradient depends on the whole row of "
@@ -102,3 +115,4 @@ int main(int argc, char** argv) {
         grader::printed_output(1, "run your program: it should print what the reference prints"),
     });
 }
+#endif

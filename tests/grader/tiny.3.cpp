@@ -6,10 +6,21 @@
 // (||analytic - numeric|| / (||analytic|| + ||numeric||)), as in tiny.2: far
 // above float rounding, far below a wrong sign (1) or a missing term of din (0.1 or more).
 #include "grader.hpp"
-#define main lesson_main
-#include STUDENT_SOURCE
-#undef main
 
+// level_back adds into din, dgain and dbias, which travel both ways; the
+// adapter gives the pointers their buffers in the student's process.
+static void run_level_back(std::vector<float>& din, std::vector<float>& dgain, std::vector<float>& dbias,
+                           const std::vector<float>& dout, const std::vector<float>& in, const std::vector<float>& mean,
+                           const std::vector<float>& rstd, const std::vector<float>& gain, int T) {
+    level_back(din.data(), dgain.data(), dbias.data(), dout.data(), in.data(), mean.data(), rstd.data(), gain.data(), T);
+}
+
+// The functions the student writes (through their adapters): the tests call them in the student's process.
+#define STUDENT_FUNCTIONS(X) X(run_level_back)
+GRADER_STUDENT_FUNCTIONS(STUDENT_FUNCTIONS)
+
+#ifdef GRADER_CHECKER
+namespace tests {
 using grader::Test;
 
 constexpr double H = 1e-5;
@@ -54,8 +65,7 @@ static void check_part(Test& t, int part) {
         std::vector<float> out(c.in.size()), mean(size_t(c.T)), rstd(size_t(c.T));
         level_forward(out.data(), mean.data(), rstd.data(), c.in.data(), c.gain.data(), c.bias.data(), c.T);
         std::vector<float> din(c.in.size(), 0.0f), dgain(WIDTH, 0.0f), dbias(WIDTH, 0.0f);
-        level_back(din.data(), dgain.data(), dbias.data(), c.direction.data(), c.in.data(), mean.data(), rstd.data(),
-                   c.gain.data(), c.T);
+        run_level_back(din, dgain, dbias, c.direction, c.in, mean, rstd, c.gain, c.T);
         std::vector<double> x[3] = {{c.in.begin(), c.in.end()}, {c.gain.begin(), c.gain.end()},
                                     {c.bias.begin(), c.bias.end()}};
         const std::vector<float>* grads[3] = {&din, &dgain, &dbias};
@@ -87,10 +97,8 @@ static void adds_into(Test& t) {
     std::vector<float> din(c.in.size(), 0.0f), dgain(WIDTH, 0.0f), dbias(WIDTH, 0.0f);
     std::vector<float> din2 = t.vector(c.T * WIDTH), dgain2 = t.vector(WIDTH), dbias2 = t.vector(WIDTH);
     const std::vector<float> held[3] = {din2, dgain2, dbias2};
-    level_back(din.data(), dgain.data(), dbias.data(), c.direction.data(), c.in.data(), mean.data(), rstd.data(),
-               c.gain.data(), c.T);
-    level_back(din2.data(), dgain2.data(), dbias2.data(), c.direction.data(), c.in.data(), mean.data(), rstd.data(),
-               c.gain.data(), c.T);
+    run_level_back(din, dgain, dbias, c.direction, c.in, mean, rstd, c.gain, c.T);
+    run_level_back(din2, dgain2, dbias2, c.direction, c.in, mean, rstd, c.gain, c.T);
     const std::vector<float>* fresh[3] = {&din, &dgain, &dbias};
     const std::vector<float>* filled[3] = {&din2, &dgain2, &dbias2};
     const char* names[3] = {"din", "dgain", "dbias"};
@@ -107,7 +115,10 @@ static void adds_into(Test& t) {
     }
 }
 
+}  // namespace tests
+
 int main(int argc, char** argv) {
+    using namespace tests;
     return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
         grader::property("din", 4, input, "every input also moves its row's mean and its spread: din needs a term for "
                          "each, besides its own dout through gain and rstd"),
@@ -117,3 +128,4 @@ int main(int argc, char** argv) {
         grader::printed_output(1, "run your program: it should print what the reference prints"),
     });
 }
+#endif

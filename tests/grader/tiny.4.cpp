@@ -10,10 +10,24 @@
 // temperature applied the wrong way, or no softmax, gives a chi-square in the
 // thousands.
 #include "grader.hpp"
-#define main lesson_main
-#include STUDENT_SOURCE
-#undef main
 
+// The adapters give the pointers their buffers in the student's process; the
+// draws come many to a call, rng travelling both ways.
+static std::vector<float> probabilities(const std::vector<float>& logits, float temperature) {
+    return next_letter_probabilities(logits.data(), int(logits.size()), temperature);
+}
+static std::vector<int> draws(const std::vector<float>& logits, float temperature, Rng& rng, int n) {
+    std::vector<int> letters;
+    for (int k = 0; k < n; k++) letters.push_back(sample_next(logits.data(), int(logits.size()), temperature, rng));
+    return letters;
+}
+
+// The functions the student writes (through their adapters): the tests call them in the student's process.
+#define STUDENT_FUNCTIONS(X) X(probabilities) X(draws)
+GRADER_STUDENT_FUNCTIONS(STUDENT_FUNCTIONS)
+
+#ifdef GRADER_CHECKER
+namespace tests {
 using grader::Test;
 
 constexpr int TEST_DRAWS = 20000;
@@ -29,7 +43,7 @@ static void hidden_probs(Test& t) {
         const int V = t.size(2, 70);
         const float temperature = t.uniform(0.2f, 3.0f);
         std::vector<float> logits = random_logits(t, V);
-        std::vector<float> p = next_letter_probabilities(logits.data(), V, temperature);
+        std::vector<float> p = probabilities(logits, temperature);
         t.expect(int(p.size()) == V, "next_letter_probabilities gave %zu probabilities for %d letters", p.size(), V);
         t.numbers(("probs_" + std::to_string(round)).c_str(), p);
     }
@@ -44,7 +58,7 @@ static void temperature_direction(Test& t) {
         if (logits[v] > logits[top]) top = v;
     float previous = 2.0f;
     for (float temperature : {0.25f, 0.5f, 1.0f, 2.0f, 4.0f}) {
-        std::vector<float> p = next_letter_probabilities(logits.data(), V, temperature);
+        std::vector<float> p = probabilities(logits, temperature);
         t.expect(int(p.size()) == V, "%zu probabilities for %d letters", p.size(), V);
         double sum = 0.0;
         for (float x : p) sum += x;
@@ -68,9 +82,9 @@ static void distribution(Test& t) {
         for (int v = 0; v < V; v++) total += (p[v] = exp_d(logits[v] / double(temperature) - top));
         for (double& x : p) x /= total;
         Rng rng(uint64_t(t.size(1, 1000000)));
-        std::vector<int> counts(size_t(V), 0);
-        for (int n = 0; n < TEST_DRAWS; n++) {
-            const int v = sample_next(logits.data(), V, temperature, rng);
+        std::vector<int> counts(size_t(V), 0), letters = draws(logits, temperature, rng, TEST_DRAWS);
+        t.expect(int(letters.size()) == TEST_DRAWS, "%zu draws came back, not %d", letters.size(), TEST_DRAWS);
+        for (int v : letters) {
             t.expect(v >= 0 && v < V, "sample_next returned %d, not a letter from 0 to %d", v, V - 1);
             counts[v]++;
         }
@@ -105,7 +119,9 @@ static void temperature_zero(Test& t) {
         for (int v = 1; v < V; v++)
             if (logits[v] > logits[top]) top = v;
         Rng rng(1);
-        const int v = sample_next(logits.data(), V, 0.0f, rng);
+        const std::vector<int> v1 = draws(logits, 0.0f, rng, 1);
+        t.expect(v1.size() == 1, "no draw came back");
+        const int v = v1[0];
         t.expect(v == top, "at temperature 0 sample_next returned %d; the largest logit is letter %d's", v, top);
     }
 }
@@ -116,17 +132,16 @@ static void seeded(Test& t) {
     std::vector<float> logits = random_logits(t, V);
     const uint64_t seed = uint64_t(t.size(1, 1000000));
     Rng a(seed), b(seed), c(seed + 1);
-    std::vector<int> first, again, other;
-    for (int n = 0; n < 200; n++) {
-        first.push_back(sample_next(logits.data(), V, 1.0f, a));
-        again.push_back(sample_next(logits.data(), V, 1.0f, b));
-        other.push_back(sample_next(logits.data(), V, 1.0f, c));
-    }
+    const std::vector<int> first = draws(logits, 1.0f, a, 200), again = draws(logits, 1.0f, b, 200),
+                           other = draws(logits, 1.0f, c, 200);
     t.expect(first == again, "two runs from the same seed drew different letters: take every random number from rng");
     t.expect(first != other, "two different seeds drew the same 200 letters: the draws should come from rng");
 }
 
+}  // namespace tests
+
 int main(int argc, char** argv) {
+    using namespace tests;
     return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
         grader::compare("hidden_probs", 2, 1e-4, hidden_probs,
                         "divide every logit by the temperature, then softmax"),
@@ -141,3 +156,4 @@ int main(int argc, char** argv) {
         grader::printed_output(1, "run your program: it should print what the reference prints"),
     });
 }
+#endif

@@ -1,0 +1,110 @@
+// tests/grader/driver.hpp: the student's side of the grader. Built from the
+// student's file, the handout's headers and the exercise's tests file (its part
+// above "#ifdef GRADER_CHECKER"), it decides nothing: it runs the functions
+// the checker asks for and sends back what they returned.
+//
+//   driver --serve          requests on fd 3, answers on fd 4 (wire.hpp); the
+//                           student's own prints go to stdout and stderr, which
+//                           the checker reads and throws away
+//   driver --lesson [ARGS]  the student's main, for the printed-output test
+#pragma once
+
+#include <cstdio>
+#include <exception>
+#include <tuple>
+#include <utility>
+
+namespace grader {
+
+
+// One function the checker may call: reads its arguments, calls it, writes
+// the return value and every argument passed by non-const reference.
+template <class F, F f>
+struct Call;
+template <class R, class... P, R (*f)(P...)>
+struct Call<R (*)(P...), f> {
+    template <class Q>
+    static constexpr bool written_back = std::is_lvalue_reference_v<Q> && !std::is_const_v<std::remove_reference_t<Q>>;
+    static_assert(((!std::is_pointer_v<std::decay_t<P>>) && ...),
+                  "a function with pointer arguments needs an adapter in its tests file (see tiny.1.cpp)");
+
+    template <size_t... I>
+    static void run(Reader& in, Writer& out, std::index_sequence<I...>) {
+        std::tuple<std::decay_t<P>...> args{Blank<std::decay_t<P>>::make()...};
+        (get(in, std::get<I>(args)), ...);
+        if (in.left() != 0) throw Garbage{};
+        if constexpr (std::is_void_v<R>) f(std::get<I>(args)...);
+        else {
+            std::decay_t<R> result = f(std::get<I>(args)...);
+            put(out, result);
+        }
+        auto back = [&](auto& x, auto written) {
+            if constexpr (decltype(written)::value) put(out, x);
+        };
+        (back(std::get<I>(args), std::integral_constant<bool, written_back<P>>{}), ...);
+    }
+    static void call(Reader& in, Writer& out) { run(in, out, std::index_sequence_for<P...>{}); }
+};
+
+struct Entry {
+    const char* name;
+    void (*call)(Reader&, Writer&);
+};
+
+inline int serve(const std::vector<Entry>& table) {
+    for (;;) {
+        uint32_t n;
+        if (!read_all(REQUESTS, &n, sizeof n)) return 0;  // the checker is done
+        if (n > LARGEST_MESSAGE) return 2;
+        std::string request(n, '\0');
+        if (n > 0 && !read_all(REQUESTS, &request[0], n)) return 2;
+        Reader in(request);
+        std::string name;
+        Writer out;
+        char status = 0;
+        try {
+            get(in, name);
+            const Entry* e = nullptr;
+            for (const Entry& candidate : table)
+                if (name == candidate.name) e = &candidate;
+            if (!e) return 2;
+            e->call(in, out);
+        } catch (const Garbage&) {
+            return 2;
+        } catch (const std::exception& x) {
+            status = 1, out.bytes = x.what();
+        } catch (...) {
+            status = 1, out.bytes = "something that is not a std::exception";
+        }
+        std::fflush(stdout);
+        uint32_t size = uint32_t(out.bytes.size() + 1);
+        if (!write_all(ANSWERS, &size, sizeof size) || !write_all(ANSWERS, &status, 1) ||
+            !write_all(ANSWERS, out.bytes.data(), out.bytes.size()))
+            return 2;
+    }
+}
+
+inline int driver_main(int argc, char** argv, Lesson lesson, const std::vector<Entry>& table) {
+    if (argc >= 2 && std::strcmp(argv[1], "--lesson") == 0) {
+        argv[1] = argv[0];  // the lesson sees its own name and its own arguments
+        try {
+            return lesson(argc - 1, argv + 1);
+        } catch (const std::exception& e) {
+            std::fflush(stdout);
+            std::fprintf(stderr, "threw an exception: %s\n", e.what());
+            return 3;
+        }
+    }
+    if (argc == 2 && std::strcmp(argv[1], "--serve") == 0) return serve(table);
+    std::fputs("usage: driver --serve | --lesson [ARGS...] (the grader runs this; make check-exercise)\n", stderr);
+    return 2;
+}
+
+}  // namespace grader
+
+#define GRADER_ENTRY(f) ::grader::Entry{#f, &::grader::Call<decltype(&f), &f>::call},
+// The driver's main: serves the functions LIST names (the tests file's STUDENT_FUNCTIONS).
+#define GRADER_STUDENT_FUNCTIONS(LIST) \
+    int main(int argc, char** argv) {  \
+        return ::grader::driver_main(argc, argv, GRADER_LESSON(lesson_main), {LIST(GRADER_ENTRY)}); \
+    }

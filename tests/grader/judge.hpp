@@ -1,0 +1,211 @@
+// tests/grader/judge.hpp: how the checker (grader.hpp) and gradetool compare
+// a student's results with the reference's: numbers by relative error, and a
+// printed output as words and numbers. Grader code only: the student's
+// process never includes it.
+#pragma once
+
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace judge {
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+inline std::string say(const char* format, ...) {
+    char text[1200];
+    va_list args;
+    va_start(args, format);
+    std::vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    return text;
+}
+
+inline std::string shown(std::string s, size_t most = 40) {
+    for (char& c : s)
+        if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    return s.size() > most ? s.substr(0, most) + "..." : s;
+}
+
+// ---------------------------------------------------------------------------
+// Numbers: one labelled block (a matrix, a vector, a number) against the
+// reference's, entry by entry, by CS231n's rel_error |a - b| / max(|a| + |b|, floor).
+// The floor is FLOOR of the block's own scale, its largest reference entry:
+// an entry that is zero in exact arithmetic carries the rounding of the terms
+// it was summed from, which are the size of the block, not of the entry. At
+// 1e-2 and a tolerance of 1e-4, an entry may be off by 1e-6 of the block's
+// scale, about 16 float roundings of it: tiny.1's found, summed in double,
+// was off by 1.4e-7 of its scale (2.7e-7 on an entry of 5e-4), which 1e-3
+// refused.
+constexpr double FLOOR = 1e-2;
+constexpr double SMALLEST_SCALE = 1e-3;  // a block of zeros is compared as if of size 1e-3
+
+struct Block {
+    std::string label;
+    int rows = 0, cols = 0;
+    std::vector<double> values;
+};
+
+inline std::string where(const Block& b, size_t k) {
+    if (b.rows == 1 && b.cols == 1) return "";
+    if (b.rows == 1) return say(" entry %zu", k);
+    return say(" entry (%zu, %zu)", k / size_t(b.cols), k % size_t(b.cols));
+}
+
+// "" when every block matches; else what differs.
+inline std::string compare(double tolerance, const std::vector<Block>& want, const std::vector<Block>& got) {
+    if (want.empty()) return "the reference printed no numbers (a grader bug)";
+    for (const Block& w : want) {
+        const Block* g = nullptr;
+        for (const Block& b : got)
+            if (b.label == w.label) g = &b;
+        if (!g) return say("%s: none came back", w.label.c_str());
+        if (g->values.empty() && !w.values.empty())
+            return say("%s came back empty (%d x %d), want %d x %d: is its TODO still to do?", w.label.c_str(), g->rows,
+                       g->cols, w.rows, w.cols);
+        if (g->rows != w.rows || g->cols != w.cols || g->values.size() != w.values.size())
+            return say("%s: %d x %d numbers, want %d x %d", w.label.c_str(), g->rows, g->cols, w.rows, w.cols);
+        double scale = SMALLEST_SCALE;
+        for (double b : w.values)
+            if (std::isfinite(b)) scale = std::fmax(scale, std::fabs(b));
+        const double floor = FLOOR * scale;
+        double worst = 0;
+        size_t at = 0;
+        for (size_t k = 0; k < w.values.size(); k++) {
+            double a = g->values[k], b = w.values[k];
+            double e;
+            if (a == b) e = 0;  // infinities and exact matches
+            else if (std::isnan(a) || std::isinf(a) || std::isnan(b) || std::isinf(b)) e = INFINITY;
+            else e = std::fabs(a - b) / std::fmax(std::fabs(a) + std::fabs(b), floor);
+            if (e > worst) worst = e, at = k;
+        }
+        if (worst > tolerance) {
+            std::string shape = w.rows == 1 && w.cols == 1 ? "" : say(" (%d x %d):", w.rows, w.cols) + where(w, at);
+            if (tolerance == 0)  // exact: whole numbers, printed in full
+                return say("%s%s is %.17g, want %.17g", w.label.c_str(), shape.c_str(), g->values[at], w.values[at]);
+            return say("%s%s is %.6g, want %.6g (rel_error %.1e, tolerance %.0e)", w.label.c_str(), shape.c_str(),
+                       g->values[at], w.values[at], worst, tolerance);
+        }
+    }
+    return "";
+}
+
+// ---------------------------------------------------------------------------
+// words: a printed output read as words and numbers. Punctuation and spacing
+// do not count; a number matches when the two agree to the precision of the
+// less precise print (0.871 matches 0.8712; 98,304 matches 98304).
+
+struct Token {
+    bool number = false;
+    std::string text;
+    double value = 0, step = 0;  // step: one unit in the last printed digit
+    int line = 0;
+};
+
+inline bool digit(char c) { return c >= '0' && c <= '9'; }
+inline bool word_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || digit(c) || (unsigned char)c >= 0x80;
+}
+
+inline std::vector<Token> tokens(const std::string& s) {
+    std::vector<Token> out;
+    int line = 1;
+    size_t i = 0, n = s.size();
+    while (i < n) {
+        char c = s[i];
+        bool signed_number = (c == '+' || c == '-') && i + 1 < n &&
+                             (digit(s[i + 1]) || (s[i + 1] == '.' && i + 2 < n && digit(s[i + 2])));
+        if (digit(c) || signed_number || (c == '.' && i + 1 < n && digit(s[i + 1]))) {
+            Token t;
+            t.number = true;
+            t.line = line;
+            std::string plain;
+            size_t j = i;
+            if (s[j] == '+' || s[j] == '-') plain += s[j++];
+            while (j < n && digit(s[j])) {
+                plain += s[j++];
+                // "98,304": a comma followed by exactly three digits groups thousands.
+                if (j + 3 < n && s[j] == ',' && digit(s[j + 1]) && digit(s[j + 2]) && digit(s[j + 3]) &&
+                    (j + 4 >= n || !digit(s[j + 4])))
+                    j++;
+            }
+            int decimals = 0;
+            if (j < n && s[j] == '.' && (j + 1 >= n || digit(s[j + 1]) || !word_char(s[j + 1]))) {
+                plain += s[j++];
+                while (j < n && digit(s[j])) plain += s[j++], decimals++;
+            }
+            int exponent = 0;
+            if (j + 1 < n && (s[j] == 'e' || s[j] == 'E') &&
+                (digit(s[j + 1]) || ((s[j + 1] == '+' || s[j + 1] == '-') && j + 2 < n && digit(s[j + 2])))) {
+                size_t k = j + 1;
+                std::string e;
+                if (s[k] == '+' || s[k] == '-') e += s[k++];
+                while (k < n && digit(s[k])) e += s[k++];
+                exponent = std::atoi(e.c_str());
+                plain += 'e' + e;
+                j = k;
+            }
+            t.text = s.substr(i, j - i);
+            t.value = std::strtod(plain.c_str(), nullptr);
+            t.step = std::pow(10.0, exponent - decimals);
+            out.push_back(t);
+            i = j;
+        } else if (word_char(c)) {
+            Token t;
+            t.line = line;
+            size_t j = i;
+            while (j < n && word_char(s[j])) j++;
+            t.text = s.substr(i, j - i);
+            if (t.text == "inf" || t.text == "infinity" || t.text == "INF") {  // printf's infinity, "-inf" with its sign
+                t.number = true;
+                t.value = i > 0 && s[i - 1] == '-' ? -HUGE_VAL : HUGE_VAL;
+            }
+            out.push_back(t);
+            i = j;
+        } else {
+            if (c == '\n') line++;
+            i++;
+        }
+    }
+    return out;
+}
+
+// An infinity matches itself, or a number of the same sign beyond +-1e30: a
+// mask written as -1e30 instead of -infinity says the same thing.
+constexpr double AS_INFINITE = 1e30;
+
+inline bool same(const Token& a, const Token& b) {
+    if (a.number != b.number) return false;
+    if (!a.number) return a.text == b.text;
+    if (std::isinf(a.value) || std::isinf(b.value))
+        return (a.value > 0) == (b.value > 0) && std::fabs(a.value) >= AS_INFINITE && std::fabs(b.value) >= AS_INFINITE;
+    double allowed = 0.5 * std::fmax(a.step, b.step) * (1 + 1e-9) + 1e-12 * std::fmax(std::fabs(a.value), 1.0);
+    return std::fabs(a.value - b.value) <= allowed;
+}
+
+// "" when the two outputs read the same, else one line saying where they part.
+inline std::string words(const std::string& reference, const std::string& student) {
+    std::vector<Token> want = tokens(reference), got = tokens(student);
+    size_t k = 0;
+    for (; k < want.size() && k < got.size(); k++) {
+        if (same(want[k], got[k])) continue;
+        return say("line %d of your output: %s '%s' where the reference prints %s '%s' (its line %d)", got[k].line,
+                   got[k].number ? "the number" : "the word", shown(got[k].text).c_str(),
+                   want[k].number ? "the number" : "the word", shown(want[k].text).c_str(), want[k].line);
+    }
+    if (k < want.size()) {
+        return say("your output stops after %zu words and numbers; the reference goes on with '%s' (its line %d)", k,
+                   shown(want[k].text).c_str(), want[k].line);
+    }
+    if (k < got.size()) {
+        return say("your output goes on after the reference's last word, with '%s' (your line %d)",
+                   shown(got[k].text).c_str(), got[k].line);
+    }
+    return "";
+}
+
+}  // namespace judge

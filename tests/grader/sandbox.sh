@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# tests/grader/sandbox.sh: how grade.sh runs the student's build and program.
+#
+#   sandbox.sh probe                  the mode this machine allows (one word)
+#   sandbox.sh run MODE UID BOX DIR CPU MEMORY FILES -- COMMAND...
+#                                     COMMAND in DIR, with CPU seconds, MEMORY KB of
+#                                     address space and FILES KB a file at most
+#   sandbox.sh kill MODE UID          every process of UID, killed (the uid modes)
+#
+# The modes (tests/grader/README.md says what each isolates):
+#   bwrap-uid  as root: a fresh uid (setpriv), then bubblewrap: a new mount,
+#              pid, network and ipc namespace that sees the system's folders
+#              read-only, a private /tmp and BOX, and nothing else
+#   uid        as root without a working bubblewrap: the fresh uid, and no
+#              network (unshare -n)
+#   bwrap      not root, bubblewrap works: as bwrap-uid, with the grader's own uid
+#   none       not root, no bubblewrap: the limits only
+# GRADER_SANDBOX=MODE chooses one (the checks use it to try each).
+# Written for bash 3.2 (macOS) as well.
+set -u
+
+# bubblewrap's arguments: the system read-only, a private /tmp, BOX writable.
+bwrap_args() {  # bwrap_args BOX DIR
+  local d
+  set -- "$1" "$2"
+  args="--unshare-all --die-with-parent --new-session"
+  for d in /usr /bin /sbin /lib /lib32 /lib64 /libx32 /etc/alternatives; do
+    if [ -L "$d" ]; then args="$args --symlink $(readlink "$d") $d"
+    elif [ -d "$d" ]; then args="$args --ro-bind $d $d"; fi
+  done
+  args="$args --ro-bind-try /etc/ld.so.cache /etc/ld.so.cache --proc /proc --dev /dev --tmpfs /tmp"
+  args="$args --bind $1 $1 --chdir $2 --clearenv --setenv PATH /usr/local/bin:/usr/bin:/bin"
+  args="$args --setenv HOME $1 --setenv TMPDIR /tmp --setenv LC_ALL C"
+}
+
+as_uid() {  # as_uid UID COMMAND...: the fresh uid and gid, no other groups, no new privileges
+  local uid=$1
+  shift
+  setpriv --reuid="$uid" --regid="$uid" --clear-groups --no-new-privs -- "$@"
+}
+
+case "${1:-}" in
+probe)
+  if [ -n "${GRADER_SANDBOX:-}" ]; then echo "$GRADER_SANDBOX"; exit 0; fi
+  # As root the probe's folder is in /tmp, as the box is (grade.sh): TMPDIR's
+  # folders may be closed to the uid the probe runs as.
+  probes=${TMPDIR:-/tmp}
+  [ "$(id -u)" -eq 0 ] && probes=/tmp
+  probe=$(mktemp -d "$probes/sandbox-probe.XXXXXX") || { echo none; exit 0; }
+  bwrap_args "$probe" "$probe"
+  if [ "$(id -u)" -eq 0 ] && command -v setpriv > /dev/null; then
+    chown 65533 "$probe"
+    # shellcheck disable=SC2086
+    if command -v bwrap > /dev/null && as_uid 65533 bwrap $args -- /bin/sh -c 'echo ok > ok' > /dev/null 2>&1 &&
+       [ -f "$probe/ok" ]; then echo bwrap-uid
+    else echo uid; fi
+  elif command -v bwrap > /dev/null && bwrap $args -- /bin/sh -c 'echo ok > ok' > /dev/null 2>&1 && [ -f "$probe/ok" ]; then
+    echo bwrap
+  else echo none; fi
+  rm -rf "$probe"
+  ;;
+run)
+  [ "$#" -ge 10 ] && [ "${9}" = "--" ] || { echo "usage: sandbox.sh run MODE UID BOX DIR CPU MEMORY FILES -- COMMAND..." >&2; exit 2; }
+  mode=$2 uid=$3 box=$4 dir=$5
+  ulimit -c 0
+  ulimit -t "$6" || exit 2
+  ulimit -v "$7" 2> /dev/null || true  # macOS does not enforce it
+  ulimit -f "$8" || exit 2
+  shift 9
+  case "$mode" in
+  bwrap-uid)
+    ulimit -u 256
+    bwrap_args "$box" "$dir"
+    # shellcheck disable=SC2086
+    exec setpriv --reuid="$uid" --regid="$uid" --clear-groups --no-new-privs -- bwrap $args -- "$@" ;;
+  uid)
+    ulimit -u 256
+    cd "$dir" || exit 2
+    exec unshare -n setpriv --reuid="$uid" --regid="$uid" --clear-groups --no-new-privs -- \
+      env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$box" TMPDIR="$box/tmp" LC_ALL=C "$@" ;;
+  bwrap)
+    bwrap_args "$box" "$dir"
+    # shellcheck disable=SC2086
+    exec bwrap $args -- "$@" ;;
+  none)
+    cd "$dir" || exit 2
+    exec env -i PATH="$PATH" HOME="$box" TMPDIR="$box/tmp" LC_ALL=C "$@" ;;
+  *) echo "sandbox.sh: no mode '$mode'" >&2; exit 2 ;;
+  esac
+  ;;
+kill)
+  case "${2:-}" in
+  bwrap-uid | uid)  # never root's own uid: kill -1 as root would stop every process on the machine
+    case "${3:-}" in '' | 0 | *[!0-9]*) echo "sandbox.sh: kill needs the student's uid, not '${3:-}'" >&2; exit 2 ;; esac
+    as_uid "$3" kill -9 -1 > /dev/null 2>&1 ;;
+  esac
+  exit 0
+  ;;
+*)
+  echo "usage: sandbox.sh probe | run MODE UID BOX DIR CPU MEMORY FILES -- COMMAND... | kill MODE UID" >&2
+  exit 2 ;;
+esac

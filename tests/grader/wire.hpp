@@ -1,0 +1,168 @@
+// tests/grader/wire.hpp: how a call's inputs and outputs travel between the
+// checker and the student's driver (tests/grader/grader.hpp).
+//
+// A message is a 4-byte length, then its bytes. A request holds the function's
+// name and every argument; the answer holds a status byte (0 returned, 1 threw,
+// then the exception's text), the return value and every argument passed by
+// non-const reference, as the call left it. Numbers travel as their bytes
+// (floats exactly, NaN included); a vector as its length and its entries; a
+// struct as its fields, in the order a GRADER_FIELDS line lists them.
+// Reading past the end, or a length longer than what is left, is "garbage".
+#pragma once
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <unistd.h>
+
+#include "matrix.hpp"
+
+namespace grader {
+
+struct Garbage {};  // thrown by a Reader that finds the bytes malformed
+
+constexpr int REQUESTS = 3, ANSWERS = 4;          // the driver's fds: requests in, answers out
+constexpr uint32_t LARGEST_MESSAGE = 256u << 20;  // bytes in one request or answer
+
+inline bool read_all(int fd, void* p, size_t n) {
+    char* c = static_cast<char*>(p);
+    while (n > 0) {
+        ssize_t k = ::read(fd, c, n);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return false;
+        c += k, n -= size_t(k);
+    }
+    return true;
+}
+inline bool write_all(int fd, const void* p, size_t n) {
+    const char* c = static_cast<const char*>(p);
+    while (n > 0) {
+        ssize_t k = ::write(fd, c, n);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return false;
+        c += k, n -= size_t(k);
+    }
+    return true;
+}
+
+// Default-made before a call's arguments are read into it; a type without a
+// default constructor gets a specialisation in its tests file.
+template <class T>
+struct Blank {
+    static T make() { return T(); }
+};
+template <>
+struct Blank<Rng> {
+    static Rng make() { return Rng(0); }
+};
+
+struct Writer {
+    std::string bytes;
+    void raw(const void* p, size_t n) { bytes.append(static_cast<const char*>(p), n); }
+};
+struct Reader {
+    const std::string& bytes;
+    size_t at = 0;
+    explicit Reader(const std::string& b) : bytes(b) {}
+    void raw(void* p, size_t n) {
+        if (n > bytes.size() - at) throw Garbage{};
+        std::memcpy(p, bytes.data() + at, n);
+        at += n;
+    }
+    size_t left() const { return bytes.size() - at; }
+};
+
+// A struct's fields, one visitor call each: GRADER_FIELDS(Attention, Q, K, V, weights, out).
+#define GRADER_F1(x, f, a) f(x.a);
+#define GRADER_F2(x, f, a, ...) f(x.a); GRADER_F1(x, f, __VA_ARGS__)
+#define GRADER_F3(x, f, a, ...) f(x.a); GRADER_F2(x, f, __VA_ARGS__)
+#define GRADER_F4(x, f, a, ...) f(x.a); GRADER_F3(x, f, __VA_ARGS__)
+#define GRADER_F5(x, f, a, ...) f(x.a); GRADER_F4(x, f, __VA_ARGS__)
+#define GRADER_F6(x, f, a, ...) f(x.a); GRADER_F5(x, f, __VA_ARGS__)
+#define GRADER_F7(x, f, a, ...) f(x.a); GRADER_F6(x, f, __VA_ARGS__)
+#define GRADER_F8(x, f, a, ...) f(x.a); GRADER_F7(x, f, __VA_ARGS__)
+#define GRADER_F9(x, f, a, ...) f(x.a); GRADER_F8(x, f, __VA_ARGS__)
+#define GRADER_F10(x, f, a, ...) f(x.a); GRADER_F9(x, f, __VA_ARGS__)
+#define GRADER_PICK(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, N, ...) N
+#define GRADER_FIELDS(Type, ...)                                                                                  \
+    template <class F>                                                                                            \
+    void grader_fields(Type& x_, F&& f_) {                                                                        \
+        GRADER_PICK(__VA_ARGS__, GRADER_F10, GRADER_F9, GRADER_F8, GRADER_F7, GRADER_F6, GRADER_F5, GRADER_F4,   \
+                    GRADER_F3, GRADER_F2, GRADER_F1, ~)(x_, f_, __VA_ARGS__)                                      \
+    }
+
+template <class T> struct is_vector : std::false_type {};
+template <class T, class A> struct is_vector<std::vector<T, A>> : std::true_type {};
+
+template <class T>
+void put(Writer& w, const T& x) {
+    if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T>) w.raw(&x, sizeof x);
+    else if constexpr (std::is_same_v<T, std::string>) {
+        uint64_t n = x.size();
+        w.raw(&n, sizeof n);
+        w.raw(x.data(), x.size());
+    } else if constexpr (is_vector<T>::value) {
+        uint64_t n = x.size();
+        w.raw(&n, sizeof n);
+        for (const auto& e : x) put(w, typename T::value_type(e));
+    } else {
+        grader_fields(const_cast<T&>(x), [&](auto& field) { put(w, field); });
+    }
+}
+
+template <class T>
+void get(Reader& r, T& x) {
+    if constexpr (std::is_same_v<T, bool>) {
+        unsigned char b;
+        r.raw(&b, 1);
+        if (b > 1) throw Garbage{};
+        x = b;
+    } else if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T>) r.raw(&x, sizeof x);
+    else if constexpr (std::is_same_v<T, std::string>) {
+        uint64_t n;
+        r.raw(&n, sizeof n);
+        if (n > r.left()) throw Garbage{};
+        x.resize(size_t(n));
+        r.raw(&x[0], size_t(n));
+    } else if constexpr (is_vector<T>::value) {
+        uint64_t n;
+        r.raw(&n, sizeof n);
+        if (n > r.left()) throw Garbage{};  // every entry takes a byte at least
+        x.clear();
+        for (uint64_t i = 0; i < n; i++) {
+            typename T::value_type e = Blank<typename T::value_type>::make();
+            get(r, e);
+            x.push_back(e);
+        }
+    } else {
+        grader_fields(x, [&](auto& field) { get(r, field); });
+    }
+}
+
+// A Matrix's entries must be rows x cols of them, or it is garbage.
+inline void check(const Matrix& m) {
+    if (m.rows < 0 || m.cols < 0 || m.data.size() != size_t(m.rows) * size_t(m.cols)) throw Garbage{};
+}
+template <>
+inline void get<Matrix>(Reader& r, Matrix& m) {
+    get(r, m.rows);
+    get(r, m.cols);
+    get(r, m.data);
+    check(m);
+}
+
+}  // namespace grader
+
+// Found by argument-dependent lookup, as a tests file's GRADER_FIELDS lines are.
+template <class F>
+void grader_fields(Matrix& m, F&& f) {
+    f(m.rows);
+    f(m.cols);
+    f(m.data);
+}
+template <class F>
+void grader_fields(Rng& g, F&& f) { f(g.state); }
