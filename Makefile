@@ -48,7 +48,7 @@ HEADERS  := $(wildcard common/*.hpp chapter*/*.hpp chapter*/*/*.hpp tests/*.hpp)
 # instruction) where this machine has it; `make FAST=` leaves it out. The
 # portable build is for tests/check_tiny_fast.sh, which checks that the two
 # write the same checkpoint bytes: at -O0, without FAST, and with the plain
-# struct Lanes that compilers other than g++ and clang++ get (common/lanes.hpp),
+# struct Lanes that compilers other than g++ and clang++ get (chapter_tiny/lanes.hpp),
 # so it is as far from the fast build as a build can be. (make matrix builds the
 # vector Lanes at -O0 too.) FAST is only for a compiler that also builds for
 # x86-64: not for make cross's ARM build.

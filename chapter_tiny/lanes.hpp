@@ -1,4 +1,4 @@
-// common/lanes.hpp: eight floats worked on at once.
+// chapter_tiny/lanes.hpp: eight floats worked on at once.
 //
 // A Lanes value holds eight independent floats; + - * / work lane by lane (a
 // float on one side stands for eight copies of itself), so
