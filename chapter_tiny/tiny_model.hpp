@@ -124,10 +124,11 @@ inline void level_forward(float* out, float* mean, float* rstd, const float* in,
 }
 
 // din (T,W) += what the loss says about level's input; dgain, dbias (W) += theirs.
+// BEGIN SOLUTION exercise tiny.3: level's backward pass, which you write in ex3_Level_Backward.cpp
+// STUB: void level_backward(float* din, float* dgain, float* dbias, const float* dout, const float* in,
+// STUB:                     const float* mean, const float* rstd, const float* gain, int T);
 inline void level_backward(float* din, float* dgain, float* dbias, const float* dout, const float* in,
                            const float* mean, const float* rstd, const float* gain, int T) {
-    // BEGIN SOLUTION exercise tiny.3: level's backward pass (chapter_tiny/exercises/ex3_Level_Backward.cpp)
-    // STUB: (void)din, (void)dgain, (void)dbias, (void)dout, (void)in, (void)mean, (void)rstd, (void)gain, (void)T;
     for (int t = 0; t < T; t++) {
         const float* x = in + t * WIDTH;
         const float* d = dout + t * WIDTH;
@@ -149,19 +150,17 @@ inline void level_backward(float* din, float* dgain, float* dbias, const float* 
             din[t * WIDTH + i] += (dnorm - dnorm_mean - norm * dnorm_norm_mean) * rstd[t];
         }
     }
-    // END SOLUTION
 }
+// END SOLUTION
 
 // attend, as the chapter's code: lookups (T,3W) holds each letter's query, key
 // and value side by side; head h uses its SIZE numbers of each. For each letter
 // t and head, score every s <= t (the causal mask is where the loop stops),
 // softmax, and add up the values. found (T,W); weights (HEADS,T,T), [head][t][s],
 // 0 above the diagonal.
+// BEGIN SOLUTION exercise tiny.1: attend, which you write in ex1_Attend.cpp
+// STUB: void attend_forward(float* found, float* weights, const float* lookups, int T);
 inline void attend_forward(float* found, float* weights, const float* lookups, int T) {
-    // BEGIN SOLUTION exercise tiny.1: attend (chapter_tiny/exercises/ex1_Attend.cpp)
-    // STUB: for (int i = 0; i < T * WIDTH; i++) found[i] = 0.0f;
-    // STUB: for (int i = 0; i < HEADS * T * T; i++) weights[i] = 0.0f;
-    // STUB: (void)lookups;
     const float scale = 1.0f / square_root(float(SIZE));
     for (int t = 0; t < T; t++) {
         for (int h = 0; h < HEADS; h++) {
@@ -190,14 +189,15 @@ inline void attend_forward(float* found, float* weights, const float* lookups, i
             for (int s = t + 1; s < T; s++) row[s] = 0.0f;  // no peeking: nothing above the diagonal
         }
     }
-    // END SOLUTION
 }
+// END SOLUTION
 
 // dlookups (T,3W) += what the loss says about each query, key and value, from dfound (T,W).
+// BEGIN SOLUTION exercise tiny.2: attend's backward pass, which you write in ex2_Attend_Backward.cpp
+// STUB: void attend_backward(float* dlookups, const float* dfound, const float* weights, const float* lookups,
+// STUB:                      int T);
 inline void attend_backward(float* dlookups, const float* dfound, const float* weights, const float* lookups,
                             int T) {
-    // BEGIN SOLUTION exercise tiny.2: attend's backward pass (chapter_tiny/exercises/ex2_Attend_Backward.cpp)
-    // STUB: (void)dlookups, (void)dfound, (void)weights, (void)lookups, (void)T;
     const float scale = 1.0f / square_root(float(SIZE));
     float dweight[SEATS];
     for (int t = 0; t < T; t++) {
@@ -228,8 +228,8 @@ inline void attend_backward(float* dlookups, const float* dfound, const float* w
             }
         }
     }
-    // END SOLUTION
 }
+// END SOLUTION
 
 // GELU in its tanh form: fired = x/2 (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3).
 // Since (1 + tanh(u)) / 2 = 1 / (1 + exp(-2u)), we compute it as x / (1 + exp(-2u)):

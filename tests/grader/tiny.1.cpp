@@ -1,5 +1,5 @@
 // tests/grader/tiny.1.cpp: the tests of exercise tiny.1 (chapter_tiny/exercises/ex1_Attend.cpp),
-// attend on random lookups of random lengths.
+// attend_forward on random lookups of random lengths.
 // Files: chapter_tiny/shakespeare.tiny
 #include "grader.hpp"
 #define main lesson_main
@@ -12,10 +12,10 @@ struct Run {
     std::vector<float> found, weights;
 };
 
-// attend on buffers that start full of rubbish (7s), as the statement warns.
+// attend_forward on buffers that start full of rubbish (7s), as the statement warns.
 static Run run_attend(const std::vector<float>& lookups, int T) {
     Run r{std::vector<float>(size_t(T) * WIDTH, 7.0f), std::vector<float>(size_t(HEADS) * T * T, 7.0f)};
-    attend(r.found.data(), r.weights.data(), lookups.data(), T);
+    attend_forward(r.found.data(), r.weights.data(), lookups.data(), T);
     return r;
 }
 
@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
                          "add up to 1"),
         grader::property("no_peeking", 1, no_peeking, "letter t may read letters 0..t only"),
         grader::compare("the_model", 1, 1e-4, the_model,
-                        "on the trained model's lookups your attend should agree with the chapter's"),
+                        "on the trained model's lookups your attend_forward should agree with the chapter's"),
         grader::printed_output(1, "run your program: it should print what the reference prints"),
     });
 }

@@ -1,5 +1,5 @@
 // tests/grader/tiny.2.cpp: the tests of exercise tiny.2 (chapter_tiny/exercises/ex2_Attend_Backward.cpp),
-// attend_back against central finite differences.
+// attend_backward against central finite differences.
 //
 // The loss, sum of found times random numbers, is computed here again in
 // double (an attend of its own), with step 1e-5: the differences are good to
@@ -49,7 +49,7 @@ static void check_part(Test& t, int part) {
         std::vector<float> found(size_t(T) * WIDTH), weights(size_t(HEADS) * T * T);
         attend_forward(found.data(), weights.data(), lookups.data(), T);  // the reference's forward pass
         std::vector<float> dlookups(lookups.size(), 0.0f);
-        attend_back(dlookups.data(), direction.data(), weights.data(), lookups.data(), T);
+        attend_backward(dlookups.data(), direction.data(), weights.data(), lookups.data(), T);
         std::vector<double> wide(lookups.begin(), lookups.end()), analytic, numeric;
         for (int s = 0; s < T; s++)
             for (int i = 0; i < WIDTH; i++) {
@@ -81,11 +81,11 @@ static void adds_into(Test& t) {
     attend_forward(found.data(), weights.data(), lookups.data(), T);
     std::vector<float> fresh(lookups.size(), 0.0f), filled = t.vector(T * 3 * WIDTH);
     const std::vector<float> before = filled;
-    attend_back(fresh.data(), direction.data(), weights.data(), lookups.data(), T);
-    attend_back(filled.data(), direction.data(), weights.data(), lookups.data(), T);
+    attend_backward(fresh.data(), direction.data(), weights.data(), lookups.data(), T);
+    attend_backward(filled.data(), direction.data(), weights.data(), lookups.data(), T);
     double moved = 0.0;
     for (float g : fresh) moved += std::fabs(g);
-    t.expect(moved > 0.0, "attend_back added nothing to dlookups");
+    t.expect(moved > 0.0, "attend_backward added nothing to dlookups");
     for (size_t i = 0; i < fresh.size(); i++)
         t.expect(std::fabs(filled[i] - before[i] - fresh[i]) <= 1e-5f * (1.0f + std::fabs(fresh[i])),
                  "dlookups[%zu] held %g and should have grown by %g, but became %g", i, double(before[i]),

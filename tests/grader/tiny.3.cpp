@@ -1,5 +1,5 @@
 // tests/grader/tiny.3.cpp: the tests of exercise tiny.3 (chapter_tiny/exercises/ex3_Level_Backward.cpp),
-// level_back against central finite differences.
+// level_backward against central finite differences.
 //
 // The loss, sum of out times random numbers, is computed here again in double
 // (a level of its own), with step 1e-5. Threshold 1e-3 of the part's size
@@ -54,8 +54,8 @@ static void check_part(Test& t, int part) {
         std::vector<float> out(c.in.size()), mean(size_t(c.T)), rstd(size_t(c.T));
         level_forward(out.data(), mean.data(), rstd.data(), c.in.data(), c.gain.data(), c.bias.data(), c.T);
         std::vector<float> din(c.in.size(), 0.0f), dgain(WIDTH, 0.0f), dbias(WIDTH, 0.0f);
-        level_back(din.data(), dgain.data(), dbias.data(), c.direction.data(), c.in.data(), mean.data(), rstd.data(),
-                   c.gain.data(), c.T);
+        level_backward(din.data(), dgain.data(), dbias.data(), c.direction.data(), c.in.data(), mean.data(), rstd.data(),
+                       c.gain.data(), c.T);
         std::vector<double> x[3] = {{c.in.begin(), c.in.end()}, {c.gain.begin(), c.gain.end()},
                                     {c.bias.begin(), c.bias.end()}};
         const std::vector<float>* grads[3] = {&din, &dgain, &dbias};
@@ -87,17 +87,17 @@ static void adds_into(Test& t) {
     std::vector<float> din(c.in.size(), 0.0f), dgain(WIDTH, 0.0f), dbias(WIDTH, 0.0f);
     std::vector<float> din2 = t.vector(c.T * WIDTH), dgain2 = t.vector(WIDTH), dbias2 = t.vector(WIDTH);
     const std::vector<float> held[3] = {din2, dgain2, dbias2};
-    level_back(din.data(), dgain.data(), dbias.data(), c.direction.data(), c.in.data(), mean.data(), rstd.data(),
-               c.gain.data(), c.T);
-    level_back(din2.data(), dgain2.data(), dbias2.data(), c.direction.data(), c.in.data(), mean.data(), rstd.data(),
-               c.gain.data(), c.T);
+    level_backward(din.data(), dgain.data(), dbias.data(), c.direction.data(), c.in.data(), mean.data(), rstd.data(),
+                   c.gain.data(), c.T);
+    level_backward(din2.data(), dgain2.data(), dbias2.data(), c.direction.data(), c.in.data(), mean.data(), rstd.data(),
+                   c.gain.data(), c.T);
     const std::vector<float>* fresh[3] = {&din, &dgain, &dbias};
     const std::vector<float>* filled[3] = {&din2, &dgain2, &dbias2};
     const char* names[3] = {"din", "dgain", "dbias"};
     for (int k = 0; k < 3; k++) {
         double moved = 0.0;
         for (float g : *fresh[k]) moved += std::fabs(g);
-        t.expect(moved > 0.0, "level_back added nothing to %s", names[k]);
+        t.expect(moved > 0.0, "level_backward added nothing to %s", names[k]);
         for (size_t i = 0; i < fresh[k]->size(); i++) {
             const float want = held[k][i] + (*fresh[k])[i];
             t.expect(std::fabs((*filled[k])[i] - want) <= 1e-5f * (1.0f + std::fabs(want)), "%s[%zu] held %g and "
