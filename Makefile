@@ -168,8 +168,9 @@ matrix:
 cross:
 	@bash tests/cross.sh
 
+# AB=path/to/other/tiny_train: that trainer against this one, alternating (tests/bench_tiny.sh).
 bench: all $(BUILD)/tests/bench/peak
-	@bash tests/bench.sh $(BUILD)
+	@AB="$(AB)" bash tests/bench.sh $(BUILD)
 
 # CPU seconds to compile each program alone (a lesson should take at most 2 s): REPEAT=3 for the best of 3.
 REPEAT ?= 1
@@ -243,7 +244,7 @@ help:
 	@echo "make sanitize   the tests again under AddressSanitizer + UndefinedBehaviorSanitizer"
 	@echo "make matrix     the tests with g++, clang++ and clang++ with libc++, each at -O0 and -O2"
 	@echo "make cross      the tests for Windows (MinGW-w64, under Wine) and ARM (aarch64, under qemu)"
-	@echo "make bench      time the programs that train"
+	@echo "make bench      time the programs that train (AB=other/tiny_train: that one against this, run for run)"
 	@echo "make compile-times  CPU seconds to compile each program alone, REPEAT=3 for the best of 3"
 	@echo "make check-exercise EX=20.3 SRC=student.cpp   grade one exercise file (SEED=N, RESULTS=file)"
 	@echo "make handout    the exercises' starters, statements and headers, in OUT=handout/"

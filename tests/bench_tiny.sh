@@ -17,6 +17,12 @@
 # use: no fused multiply-add) at each vector width, on 1 and 2 threads. Each
 # rate below is then also given as a share of the widest width's peak for the
 # same number of threads.
+#
+# make bench AB=path/to/other/tiny_train: also times that trainer (one built
+# from an earlier commit, say) against this build's, alternating one run of each
+# (AB_RUNS=7 of each, 1 and 2 threads; which goes first alternates too), so that
+# both see the same load on a shared machine; prints each one's median and best
+# and the new one's as a share of the other's.
 set -u
 build=${1:-build}
 work=$(mktemp -d)
@@ -40,8 +46,8 @@ peak2=$(tail -n 1 "$work/peak.txt" | sed 's/.*: *\([0-9.]*\) GFLOP.s on 1 thread
 # best of RUNS runs of 100 steps (the usual way to time code on a shared machine:
 # the fastest run is the one least held up), with all of them listed after it.
 RUNS=${RUNS:-3}
-train_rate() {  # tokens per second over 100 steps of 32 x 64, with $1 threads
-  "$build/chapter_tiny/tiny_train" --text "$work/text.txt" --out "$work/bench.tiny" --steps 100 --batch 32 \
+train_rate() {  # tokens per second over 100 steps of 32 x 64, with $1 threads (of trainer $2)
+  "${2:-$build/chapter_tiny/tiny_train}" --text "$work/text.txt" --out "$work/bench.tiny" --steps 100 --batch 32 \
     --eval-every 100 --eval-windows 1 --threads "$1" |
     awk '$1 == "step" { for (i = 1; i < NF; i++) if ($(i + 1) == "tok/s") print $i }'
 }
@@ -55,6 +61,30 @@ for threads in 1 2; do
       printf "training, %d thread%s (batch 32 x 64): %8.0f tokens/s  %5.2f GFLOP/s = %4.1f%% of the peak  (best of %d:%s; median %.0f)\n",
              t, (t > 1 ? "s" : " "), best, g, 100 * g / p, NR, runs, median }'
 done
+
+# A/B: the other trainer and this one, run for run.
+if [ -n "${AB:-}" ]; then
+  if [ ! -x "$AB" ]; then echo "AB=$AB: no such program (give the path of another tiny_train)"; exit 2; fi
+  AB_RUNS=${AB_RUNS:-7}
+  stats() { printf '%s\n' $1 | sort -n | awk '{ r[NR] = $1 } END { printf "%.0f %.0f", NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2, r[NR] }'; }
+  echo "A/B, $AB_RUNS runs each, alternating: A = $AB, B = $build/chapter_tiny/tiny_train"
+  for threads in 1 2; do
+    a=""; b=""
+    for run in $(seq "$AB_RUNS"); do
+      if [ $((run % 2)) = 1 ]; then
+        a="$a $(train_rate $threads "$AB")"; b="$b $(train_rate $threads)"
+      else
+        b="$b $(train_rate $threads)"; a="$a $(train_rate $threads "$AB")"
+      fi
+    done
+    read -r a_median a_best <<< "$(stats "$a")"
+    read -r b_median b_best <<< "$(stats "$b")"
+    awk -v t=$threads -v am=$a_median -v ab=$a_best -v bm=$b_median -v bb=$b_best -v a="$a" -v b="$b" 'BEGIN {
+      printf "A/B training, %d thread%s: A median %.0f best %.0f tokens/s; B median %.0f best %.0f; B/A median %.1f%%, best %.1f%%\n",
+             t, (t > 1 ? "s" : " "), am, ab, bm, bb, 100 * bm / am, 100 * bb / ab
+      printf "  A:%s\n  B:%s\n", a, b }'
+  done
+fi
 
 # Generation: each new letter is one forward pass over the last 64 letters.
 start=$(date +%s.%N)
