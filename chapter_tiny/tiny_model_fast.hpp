@@ -254,14 +254,14 @@ inline void attend_forward_fast(float* found, float* weights, const float* looku
             }
             for (int l = 0; l < letters; l++)
                 for (int i = 0; i < SIZE; i++) found[(t0 + l) * WIDTH + h * SIZE + i] = mix[i][l];
-            // The weights into the tape's order, [t][s]: eight keys s at a time, transposed.
-            for (int s0 = 0; s0 <= last; s0 += LANES) {
-                Lanes block[LANES];
-                for (int j = 0; j < LANES; j++) block[j] = s0 + j <= last ? row[s0 + j] : same_lanes(0.0f);
-                transpose_lanes(block);  // block[l]: letter t0 + l's weights of keys s0 .. s0+7
-                for (int l = 0; l < letters; l++) store_row(weights + (h * T + t0 + l) * T, T, s0, block[l]);
+            // The weights into the tape's order, [t][s]: eight keys s at a time,
+            // transposed in place (row[s0 + l] is then letter t0 + l's weights of keys s0 .. s0+7).
+            const int written = (last / LANES + 1) * LANES;  // keys up to a whole Lanes; 0 from there on
+            for (int s = last + 1; s < written; s++) row[s] = same_lanes(0.0f);
+            for (int s0 = 0; s0 < written; s0 += LANES) {
+                transpose_lanes(row + s0);
+                for (int l = 0; l < letters; l++) store_row(weights + (h * T + t0 + l) * T, T, s0, row[s0 + l]);
             }
-            const int written = (last / LANES + 1) * LANES;  // no peeking: 0 from there on
             for (int l = 0; l < letters; l++)
                 for (int s = written; s < T; s++) weights[(h * T + t0 + l) * T + s] = 0.0f;
         }
