@@ -263,7 +263,8 @@ inline void attend_forward_fast(float* found, float* weights, const float* looku
                 for (int l = 0; l < letters; l++) store_row(weights + (h * T + t0 + l) * T, T, s0, row[s0 + l]);
             }
             for (int l = 0; l < letters; l++)
-                for (int s = written; s < T; s++) weights[(h * T + t0 + l) * T + s] = 0.0f;
+                for (int s0 = written; s0 < T; s0 += LANES)
+                    store_row(weights + (h * T + t0 + l) * T, T, s0, same_lanes(0.0f));
         }
     }
 }
