@@ -22,7 +22,7 @@
 # from an earlier commit, say) against this build's, alternating one run of each
 # (AB_RUNS=7 of each, 1 and 2 threads; which goes first alternates too), so that
 # both see the same load on a shared machine; prints each one's median and best
-# and the new one's as a share of the other's.
+# and the new one's as a share of the other's (also the median over the pairs).
 set -u
 build=${1:-build}
 work=$(mktemp -d)
@@ -79,9 +79,12 @@ if [ -n "${AB:-}" ]; then
     done
     read -r a_median a_best <<< "$(stats "$a")"
     read -r b_median b_best <<< "$(stats "$b")"
-    awk -v t=$threads -v am=$a_median -v ab=$a_best -v bm=$b_median -v bb=$b_best -v a="$a" -v b="$b" 'BEGIN {
-      printf "A/B training, %d thread%s: A median %.0f best %.0f tokens/s; B median %.0f best %.0f; B/A median %.1f%%, best %.1f%%\n",
-             t, (t > 1 ? "s" : " "), am, ab, bm, bb, 100 * bm / am, 100 * bb / ab
+    # Each pair of runs side by side saw about the same load: the median of B/A over the pairs, too.
+    pairs=$(paste -d ' ' <(printf '%s\n' $a) <(printf '%s\n' $b) | awk '{ print 100 * $2 / $1 }' | sort -n |
+            awk '{ r[NR] = $1 } END { printf "%.1f", NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2 }')
+    awk -v t=$threads -v am=$a_median -v ab=$a_best -v bm=$b_median -v bb=$b_best -v a="$a" -v b="$b" -v p="$pairs" 'BEGIN {
+      printf "A/B training, %d thread%s: A median %.0f best %.0f tokens/s; B median %.0f best %.0f; B/A median %.1f%%, best %.1f%%, median of the pairs %s%%\n",
+             t, (t > 1 ? "s" : " "), am, ab, bm, bb, 100 * bm / am, 100 * bb / ab, p
       printf "  A:%s\n  B:%s\n", a, b }'
   done
 fi
