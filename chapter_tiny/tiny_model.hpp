@@ -24,22 +24,6 @@
 // All arithmetic is float, in loops of fixed order, so results are the same
 // with every compiler and at every optimisation level. The trainer runs faster
 // versions of these loops (tiny_model_fast.hpp), which give the same bits.
-//
-// The chapter's words, the usual terms, and llm.c's names:
-//   chapter's word  usual term                         llm.c
-//   knobs           parameters                         params
-//   notebooks       residual stream                    residual
-//   level           layer normalisation                layernorm (ln1, ln2, lnf)
-//   lookup(s)       query/key/value projection (qkv)   qkvw / qkv
-//   weights         attention weights (softmax)        att
-//   found           attention output                   atty
-//   write           attention output projection        attprojw
-//   hidden          MLP's first layer                  fcw / fch
-//   fired           GELU of hidden (activation)        fch_gelu
-//   out             MLP's projection back              fcprojw
-//   seats           context length                     maxT
-//   tape            saved activations                  acts
-//   scratch         activations' gradients             grads_acts
 #pragma once
 
 #include <algorithm>
@@ -57,6 +41,23 @@ constexpr int SIZE = WIDTH / HEADS;    // each head reads its own 8 of the 32 nu
 constexpr int HIDDEN = 128;            // F: the small network's hidden size
 constexpr float LEVEL_EPSILON = 1e-5f;  // keeps level from dividing by zero
 constexpr int MAX_VOCABULARY = 256;     // V: a checkpoint's letters are distinct bytes
+
+// The chapter's words, the usual terms, and llm.c's names:
+//   chapter's word  usual term                         llm.c
+//   knobs           parameters                         params
+//   token, position token and position embeddings      wte, wpe
+//   notebooks       residual stream                    residual (middle: residual2)
+//   level           layer normalisation                layernorm (ln1, ln2, lnf)
+//   lookup(s)       query/key/value projection (qkv)   qkvw / qkv
+//   weights         attention weights (softmax)        att
+//   found           attention output                   atty
+//   write           attention output projection        attprojw
+//   hidden          MLP's first layer                  fcw / fch
+//   fired           GELU of hidden (activation)        fch_gelu
+//   out             MLP's projection back              fcprojw
+//   seats           context length                     maxT
+//   tape            saved activations                  acts
+//   scratch         activations' gradients             grads_acts
 
 // ===========================================================================
 // Layers. Every matrix is row-major with shape (in, out) and is used as x·M.
