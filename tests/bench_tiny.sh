@@ -62,30 +62,44 @@ for threads in 1 2; do
              t, (t > 1 ? "s" : " "), best, g, 100 * g / p, NR, runs, median }'
 done
 
-# A/B: the other trainer and this one, run for run.
+# A/B: the other trainer and this one, run for run. Each run gives two rates:
+# the trainer's own tokens/s (wall time), and its tokens per CPU second (user +
+# system), which moves far less when other work shares the machine.
 if [ -n "${AB:-}" ]; then
   if [ ! -x "$AB" ]; then echo "AB=$AB: no such program (give the path of another tiny_train)"; exit 2; fi
   AB_RUNS=${AB_RUNS:-7}
-  stats() { printf '%s\n' $1 | sort -n | awk '{ r[NR] = $1 } END { printf "%.0f %.0f", NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2, r[NR] }'; }
-  echo "A/B, $AB_RUNS runs each, alternating: A = $AB, B = $build/chapter_tiny/tiny_train"
+  ab_run() {  # ab_run THREADS [PROGRAM]: "tokens/s tokens-per-CPU-second" of one run of 100 steps
+    local TIMEFORMAT='%3U %3S' rate cpu
+    { time train_rate "$@" > "$work/rate.txt"; } 2> "$work/cpu.txt"
+    rate=$(cat "$work/rate.txt"); cpu=$(awk '{ print $1 + $2 }' "$work/cpu.txt")
+    awk -v r="$rate" -v c="$cpu" 'BEGIN { printf "%s %.0f\n", r, 100 * 32 * 64 / c }'
+  }
+  median() { printf '%s\n' $1 | sort -n | awk '{ r[NR] = $1 } END { printf "%.1f", NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2 }'; }
+  best() { printf '%s\n' $1 | sort -n | tail -n 1; }
+  summary() {  # summary WHAT A-RATES B-RATES
+    local pairs
+    # Each pair of runs side by side saw about the same load: the median of B/A over the pairs, too.
+    pairs=$(paste -d ' ' <(printf '%s\n' $2) <(printf '%s\n' $3) | awk '{ print 100 * $2 / $1 }')
+    awk -v w="$1" -v am="$(median "$2")" -v ab="$(best "$2")" -v bm="$(median "$3")" -v bb="$(best "$3")" \
+        -v p="$(median "$pairs")" -v a="$2" -v b="$3" 'BEGIN {
+      printf "  %s: A median %.0f best %.0f; B median %.0f best %.0f; B/A median %.1f%%, best %.1f%%, median of the pairs %.1f%%\n",
+             w, am, ab, bm, bb, 100 * bm / am, 100 * bb / ab, p
+      printf "    A:%s\n    B:%s\n", a, b }'
+  }
+  echo "A/B, $AB_RUNS runs each of 100 steps, alternating: A = $AB, B = $build/chapter_tiny/tiny_train"
   for threads in 1 2; do
-    a=""; b=""
+    a=""; b=""; a_cpu=""; b_cpu=""
     for run in $(seq "$AB_RUNS"); do
       if [ $((run % 2)) = 1 ]; then
-        a="$a $(train_rate $threads "$AB")"; b="$b $(train_rate $threads)"
+        read -r ra ca <<< "$(ab_run $threads "$AB")"; read -r rb cb <<< "$(ab_run $threads)"
       else
-        b="$b $(train_rate $threads)"; a="$a $(train_rate $threads "$AB")"
+        read -r rb cb <<< "$(ab_run $threads)"; read -r ra ca <<< "$(ab_run $threads "$AB")"
       fi
+      a="$a $ra"; b="$b $rb"; a_cpu="$a_cpu $ca"; b_cpu="$b_cpu $cb"
     done
-    read -r a_median a_best <<< "$(stats "$a")"
-    read -r b_median b_best <<< "$(stats "$b")"
-    # Each pair of runs side by side saw about the same load: the median of B/A over the pairs, too.
-    pairs=$(paste -d ' ' <(printf '%s\n' $a) <(printf '%s\n' $b) | awk '{ print 100 * $2 / $1 }' | sort -n |
-            awk '{ r[NR] = $1 } END { printf "%.1f", NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2 }')
-    awk -v t=$threads -v am=$a_median -v ab=$a_best -v bm=$b_median -v bb=$b_best -v a="$a" -v b="$b" -v p="$pairs" 'BEGIN {
-      printf "A/B training, %d thread%s: A median %.0f best %.0f tokens/s; B median %.0f best %.0f; B/A median %.1f%%, best %.1f%%, median of the pairs %s%%\n",
-             t, (t > 1 ? "s" : " "), am, ab, bm, bb, 100 * bm / am, 100 * bb / ab, p
-      printf "  A:%s\n  B:%s\n", a, b }'
+    echo "A/B training, $threads thread$([ "$threads" = 1 ] || echo s):"
+    summary "tokens/s" "$a" "$b"
+    summary "tokens per CPU second" "$a_cpu" "$b_cpu"
   done
 fi
 
