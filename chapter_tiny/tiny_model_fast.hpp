@@ -68,14 +68,14 @@ inline void multiply_add(float* out, const float* A, size_t a_row, size_t a_col,
     for (; r < R; r++) multiply_rows<1, FRESH>(out + size_t(r) * N, N, A + r * a_row, a_row, a_col, B, C);
 }
 
-// multiply_forward: out (T,N) += in (T,K) · M (K,N). FRESH: out = in · M, the
-// bits of zeroing out and then multiply_forward.
+// = multiply_forward, bit for bit: out (T,N) += in (T,K) · M (K,N). FRESH: out = in · M,
+// the bits of zeroing out and then multiply_forward.
 template <bool FRESH = false>
 inline void multiply_forward_fast(float* out, const float* in, const float* M, int T, int K, int N) {
     multiply_add<FRESH>(out, in, size_t(K), 1, M, T, K, N);
 }
 
-// multiply_backward: din (T,K) += dout (T,N) · M^T and dM (K,N) += in^T · dout,
+// = multiply_backward, bit for bit: din (T,K) += dout (T,N) · M^T and dM (K,N) += in^T · dout,
 // where MT (N,K) is M transposed (transposed_knobs), so that din is one more
 // product of the kind above. FRESH: din = dout · M^T (the bits of zeroing din first).
 template <bool FRESH = false>
@@ -126,7 +126,7 @@ inline void level_columns(Lanes* columns, const float* rows, int t0, int T) {
     for (int i = 0; i < WIDTH; i++) columns[i] = load_lanes(by_column[i]);
 }
 
-// level_forward, eight rows at a time.
+// = level_forward, bit for bit, eight rows at a time.
 inline void level_forward_fast(float* out, float* mean, float* rstd, const float* in, const float* gain,
                                const float* bias, int T) {
     for (int t0 = 0; t0 < T; t0 += LANES) {
@@ -150,7 +150,7 @@ inline void level_forward_fast(float* out, float* mean, float* rstd, const float
     }
 }
 
-// level_backward, eight rows at a time; dgain and dbias add t = 0, 1, 2, ... in order.
+// = level_backward, bit for bit, eight rows at a time; dgain and dbias add t = 0, 1, 2, ... in order.
 inline void level_backward_fast(float* din, float* dgain, float* dbias, const float* dout, const float* in,
                                 const float* mean, const float* rstd, const float* gain, int T) {
     constexpr int CHUNKS = WIDTH / LANES;
@@ -215,7 +215,7 @@ inline void store_row(float* row, int n, int s0, const Lanes& x) {
     for (int j = 0; s0 + j < n; j++) row[s0 + j] = x[j];
 }
 
-// attend_forward, for letters first .. T-1 (first rounded down to a multiple
+// = attend_forward, bit for bit, for letters first .. T-1 (first rounded down to a multiple
 // of eight; forward_last_fast reads the last letter only): each letter's
 // reading depends on the letters before it only through their keys and values.
 // weights (HEADS,T,T), [head][t][s], as attend_forward writes them.
@@ -290,7 +290,7 @@ inline void attend_backward_keys(float* dlookups, const float* dfound, const flo
     }
 }
 
-// attend_backward, on a dlookups that holds zeros (as backward's does: each
+// = attend_backward, bit for bit, on a dlookups that holds zeros (as backward's does: each
 // query, key and value is written once, not added to).
 inline void attend_backward_fast(float* dlookups, const float* dfound, const float* weights, const float* lookups,
                                  int T) {
@@ -349,7 +349,7 @@ inline void attend_backward_fast(float* dlookups, const float* dfound, const flo
 // ===========================================================================
 // GELU and softmax
 
-// gelu_forward, EXP_BUNCH Lanes at a time, so their exps run side by side.
+// = gelu_forward, bit for bit, EXP_BUNCH Lanes at a time, so their exps run side by side.
 inline void gelu_forward_fast(float* fired, float* share, const float* hidden, int n) {
     int i = 0;
     for (; i + EXP_BUNCH * LANES <= n; i += EXP_BUNCH * LANES) {
@@ -368,7 +368,7 @@ inline void gelu_forward_fast(float* fired, float* share, const float* hidden, i
     gelu_forward(fired + i, share + i, hidden + i, n - i);
 }
 
-// gelu_backward, eight at a time.
+// = gelu_backward, bit for bit, eight at a time.
 inline void gelu_backward_fast(float* dhidden, const float* dfired, const float* hidden, const float* share, int n) {
     int i = 0;
     for (; i + LANES <= n; i += LANES) {
@@ -379,7 +379,7 @@ inline void gelu_backward_fast(float* dhidden, const float* dfired, const float*
     gelu_backward(dhidden + i, dfired + i, hidden + i, share + i, n - i);
 }
 
-// softmax_forward, eight rows at a time, one row in each lane: column[v] holds
+// = softmax_forward, bit for bit, eight rows at a time, one row in each lane: column[v] holds
 // logit v of the eight rows, so each row's largest, exps, sum and shares are
 // its own lane's, in the same order.
 inline void softmax_forward_fast(float* probs, float* biggest, float* total, const float* logits, int T, int V) {
@@ -408,7 +408,7 @@ inline void softmax_forward_fast(float* probs, float* biggest, float* total, con
 // ===========================================================================
 // The model, forward and backward
 
-// block_forward. Every letter's key and value are made; what comes after
+// = block_forward, bit for bit. Every letter's key and value are made; what comes after
 // attention is made for letters first .. T-1 only (forward_last_fast).
 inline void block_forward_fast(const BlockKnobs& k, BlockTape& b, int T, int first = 0) {
     level_forward_fast(b.first.out, b.first.mean, b.first.rstd, b.notebooks, k.level1_gain, k.level1_bias, T);
@@ -425,7 +425,7 @@ inline void block_forward_fast(const BlockKnobs& k, BlockTape& b, int T, int fir
     multiply_forward_fast(b.out + w, b.fired + f, k.out, rows, HIDDEN, WIDTH);
 }
 
-// forward: the same tape, bit for bit.
+// = forward: the same tape, bit for bit.
 inline void forward_fast(const TinyModel& model, const int* ids, int T, Tape& tape) {
     const Knobs k = knobs(model);
     const int V = model.V;
@@ -438,8 +438,8 @@ inline void forward_fast(const TinyModel& model, const int* ids, int T, Tape& ta
     softmax_forward_fast(tape.probs, tape.biggest, tape.total, tape.logits, T, V);
 }
 
-// What a generator needs of forward: the logits and probabilities after the
-// last letter (row T-1), the same bits as forward's, for about half the work.
+// = forward's last row, bit for bit: what a generator needs, the logits and
+// probabilities after the last letter (row T-1), for about half the work.
 // The last block still makes every letter's key and value, but only the last
 // letter reads on through it. The last block's other rows, and the logits' and
 // probs' other rows, are left as they were.
@@ -455,7 +455,7 @@ inline void forward_last_fast(const TinyModel& model, const int* ids, int T, Tap
     softmax_forward_fast(tape.probs + t * V, tape.biggest + t, tape.total + t, tape.logits + t * V, 1, V);
 }
 
-// block_backward; kt: the block's knobs transposed (transposed_knobs).
+// = block_backward, bit for bit; kt: the block's knobs transposed (transposed_knobs).
 inline void block_backward_fast(const BlockKnobs& k, const BlockKnobs& kt, BlockKnobs& g, const BlockTape& b,
                                 float* d, Scratch& s, int T) {
     // out = middle + fired · out
@@ -480,7 +480,7 @@ inline void block_backward_fast(const BlockKnobs& k, const BlockKnobs& kt, Block
                         k.level1_gain, T);
 }
 
-// backward: the same gradients, bit for bit. transposed: transposed_knobs(model),
+// = backward: the same gradients, bit for bit. transposed: transposed_knobs(model),
 // or nullptr to have it made here.
 inline void backward_fast(const TinyModel& model, const Tape& tape, const int* ids, const int* targets, float scale,
                           float* grads, Scratch& s, const float* transposed = nullptr) {
