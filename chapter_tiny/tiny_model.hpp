@@ -159,7 +159,7 @@ inline void level_backward(float* din, float* dgain, float* dbias, const float* 
 // t and head, score every s <= t (the causal mask is where the loop stops),
 // softmax, and add up the values. found (T,W); weights (HEADS,T,T), [head][t][s],
 // 0 above the diagonal.
-// BEGIN SOLUTION exercise tiny.1: attend, which you write in ex1_Attend.cpp
+// BEGIN SOLUTION exercise tiny.1: attend_forward, which you write in ex1_Attend.cpp
 // STUB: void attend_forward(float* found, float* weights, const float* lookups, int T);
 inline void attend_forward(float* found, float* weights, const float* lookups, int T) {
     const float scale = 1.0f / square_root(float(SIZE));
