@@ -54,7 +54,7 @@ TESTBINS := $(patsubst %.cpp,$(BUILD)/%$(EXE),$(TESTSRC))
 # instruction) where this machine has it; `make FAST=` leaves it out. The
 # portable build is for tests/checks/chapter_tiny_tiny_train_fast.sh, which checks that the two
 # write the same checkpoint bytes: at -O0, without FAST, and with the plain
-# struct Lanes that compilers other than g++ and clang++ get (common/lanes.hpp),
+# struct Lanes that compilers other than g++ and clang++ get (chapter_tiny/lanes.hpp),
 # so it is as far from the fast build as a build can be. (make matrix builds the
 # vector Lanes at -O0 too.) FAST is only for a compiler that also builds for
 # x86-64: not for make cross's ARM build.
@@ -192,8 +192,9 @@ cross:
 book: all
 	@bash tests/book.sh $(BUILD)
 
+# AB=path/to/other/tiny_train: that trainer against this one, alternating (tests/bench/bench_tiny.sh).
 bench: all $(BUILD)/tests/bench/peak
-	@bash tests/bench/bench.sh $(BUILD)
+	@AB="$(AB)" bash tests/bench/bench.sh $(BUILD)
 
 # CPU seconds to compile each program alone (a lesson should take at most 2 s): REPEAT=3 for the best of 3.
 REPEAT ?= 1
@@ -268,7 +269,7 @@ help:
 	@echo "make matrix     the tests with g++, clang++ and clang++ with libc++, each at -O0 and -O2"
 	@echo "make cross      the tests for Windows (MinGW-w64, under Wine) and ARM (aarch64, under qemu)"
 	@echo "make book       what the book says about each program's output, beside what ours prints"
-	@echo "make bench      time the programs that train, into tests/bench/RESULTS.md"
+	@echo "make bench      time the programs that train, into tests/bench/RESULTS.md (AB=other/tiny_train: that one against this, run for run)"
 	@echo "make compile-times  CPU seconds to compile each program alone, REPEAT=3 for the best of 3"
 	@echo "make check-exercise EX=20.3 SRC=student.cpp   grade one exercise file (SEED=N, RESULTS=file)"
 	@echo "make handout    the exercises' starters, statements and headers, in OUT=handout/"

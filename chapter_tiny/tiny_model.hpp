@@ -1,44 +1,36 @@
 // chapter_tiny/tiny_model.hpp: the tiny Shakespeare transformer of "Paying attention",
-// forward and backward, and its checkpoint file.
+// forward and backward in plain loops: the chapter's code.
 //
-// What a program that uses the model needs (this API stays as it is):
+// What a program that uses the model needs:
 //
 //   TinyModel model = load_model("chapter_tiny/shakespeare.tiny");  // bad file: one line, exit 2
 //   std::vector<int> ids = encode(model, "The bag");                 // unknown character: exit 2
 //   Tape tape(model.V);                            // room for up to SEATS letters
-//   forward(model, ids.data(), int(ids.size()), tape);  // forward<EightAtATime>: the same, faster
+//   forward(model, ids.data(), int(ids.size()), tape);
 //   attention_weight(tape, block, head, t, s)      // how much letter t reads letter s (s <= t)
-//   tape.block[b].weights                          // all of them, by key: [head][s][t] (stride SEATS)
+//   tape.block[b].weights                          // all of them: [head][t][s], (HEADS,T,T)
 //   tape.probs + t * model.V                       // the next-letter probabilities after letter t
 //   model.vocabulary[id]                           // the character of an id (decode)
-//   knobs(model).position                          // a named view into the flat parameter block,
+//   knobs(model).position                          // a named view into the flat block of knobs,
 //                                                  // e.g. zero it to leave the position table out
 //   parse_model(bytes, model)                      // "" or what is wrong with a checkpoint in memory
-//   backward(model, tape, ids, targets, scale, grads, scratch)  // training: see tiny_train.cpp
+//   backward(model, tape, ids, targets, scale, grads, scratch)  // the gradient of the loss
 //
-// Layout as in llm.c's train_gpt2.c: the layers, each a `<layer>_forward` /
+// Laid out as llm.c's train_gpt2.c: the layers, each a `<layer>_forward` /
 // `<layer>_backward` pair with its shapes; the model (all knobs in one flat
 // block, the gradients in a block of the same shape, the activations in one
-// tape); then the checkpoint. T is the number of letters in the sequence.
+// tape); the sampler; then tiny_checkpoint.hpp, the checkpoint file and the
+// vocabulary. T is the number of letters read.
 // All arithmetic is float, in loops of fixed order, so results are the same
-// with every compiler and at every optimisation level.
-//
-// [[gnu::cold]] marks what runs once (printing, parsing, options, pictures): the
-// compiler builds it for size rather than speed, and a lesson compiles much faster.
-// [[gnu::noinline]] marks the lessons' plain layers (multiply_plain, level_forward,
-// gelu_forward): the forward pass calls each several times, and one copy of each
-// rather than one per call is much less code to compile; a call per layer costs nothing.
+// with every compiler and at every optimisation level. The trainer runs faster
+// versions of these loops (tiny_model_fast.hpp), which give the same bits.
 #pragma once
 
 #include <algorithm>
-#include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
-#include "cli.hpp"
-#include "lanes.hpp"   // eight floats at once, for the matrix products and attention
-#include "maths.hpp"   // square_root, is_finite, FLOAT_INFINITY
+#include "maths.hpp"   // exp_f, log_f, square_root, FLOAT_INFINITY
 #include "matrix.hpp"  // softmax, Rng
 
 constexpr int WIDTH = 32;              // W: the numbers that stand for one letter
@@ -50,97 +42,25 @@ constexpr int HIDDEN = 128;            // F: the small network's hidden size
 constexpr float LEVEL_EPSILON = 1e-5f;  // keeps level from dividing by zero
 constexpr int MAX_VOCABULARY = 256;     // V: a checkpoint's letters are distinct bytes
 
+// The chapter's words, the usual terms, and llm.c's names:
+//   chapter's word  usual term                         llm.c
+//   knobs           parameters                         params
+//   token, position token and position embeddings      wte, wpe
+//   notebooks       residual stream                    residual (middle: residual2)
+//   level           layer normalisation                layernorm (ln1, ln2, lnf)
+//   lookup(s)       query/key/value projection (qkv)   qkvw / qkv
+//   weights         attention weights (softmax)        att
+//   found           attention output                   atty
+//   write           attention output projection        attprojw
+//   hidden          MLP's first layer                  fcw / fch
+//   fired           GELU of hidden (activation)        fch_gelu
+//   out             MLP's projection back              fcprojw
+//   seats           context length                     maxT
+//   tape            saved activations                  acts
+//   scratch         activations' gradients             grads_acts
+
 // ===========================================================================
 // Layers. Every matrix is row-major with shape (in, out) and is used as x·M.
-
-// Every matrix product below is one kernel: out (R,N) += A (R,C) · B (C,N), each
-// entry of out adding c = 0, 1, 2, ... in order, exactly as the plain loop
-//   for r, for j: for c: out[r][j] += A[r][c] * B[c][j]
-// would. A tile of 4 rows by 16 columns keeps its 64 running sums in
-// registers (two Lanes of 8 per row) for the whole of c: 64 independent sums
-// at once, never one sum split in two. A's entry (r,c) sits at
-// A[r * a_row + c * a_col], so A can be read as it is or transposed.
-// FRESH: out = A · B, each sum starting from 0 in a register instead of from
-// out (the same bits as zeroing out first).
-template <int ROWS, int VECTORS, bool FRESH>
-inline void multiply_tile(float* __restrict out, int N, const float* __restrict A, size_t a_row, size_t a_col,
-                          const float* __restrict B, int C) {
-    Lanes sum[ROWS][VECTORS];
-    UNROLLED for (int r = 0; r < ROWS; r++)
-        UNROLLED for (int v = 0; v < VECTORS; v++)
-            sum[r][v] = FRESH ? same_lanes(0.0f) : load_lanes(out + size_t(r) * N + v * LANES);
-    for (int c = 0; c < C; c++) {
-        Lanes b[VECTORS];
-        UNROLLED for (int v = 0; v < VECTORS; v++) b[v] = load_lanes(B + size_t(c) * N + v * LANES);
-        UNROLLED for (int r = 0; r < ROWS; r++) {
-            const Lanes a = same_lanes(A[r * a_row + c * a_col]);
-            UNROLLED for (int v = 0; v < VECTORS; v++) sum[r][v] += a * b[v];
-        }
-    }
-    UNROLLED for (int r = 0; r < ROWS; r++)
-        UNROLLED for (int v = 0; v < VECTORS; v++) store_lanes(out + size_t(r) * N + v * LANES, sum[r][v]);
-}
-
-// ROWS rows of out, in tiles of 16 columns, then 8, then one at a time.
-template <int ROWS, bool FRESH>
-inline void multiply_rows(float* out, int N, const float* A, size_t a_row, size_t a_col, const float* B, int C) {
-    int j = 0;
-    for (; j + 2 * LANES <= N; j += 2 * LANES) multiply_tile<ROWS, 2, FRESH>(out + j, N, A, a_row, a_col, B + j, C);
-    for (; j + LANES <= N; j += LANES) multiply_tile<ROWS, 1, FRESH>(out + j, N, A, a_row, a_col, B + j, C);
-    for (; j < N; j++) {  // the ROWS sums of one column side by side
-        float sum[ROWS];
-        for (int r = 0; r < ROWS; r++) sum[r] = FRESH ? 0.0f : out[size_t(r) * N + j];
-        for (int c = 0; c < C; c++)
-            UNROLLED for (int r = 0; r < ROWS; r++) sum[r] += A[r * a_row + c * a_col] * B[size_t(c) * N + j];
-        for (int r = 0; r < ROWS; r++) out[size_t(r) * N + j] = sum[r];
-    }
-}
-
-template <bool FRESH = false>
-inline void multiply_add(float* out, const float* A, size_t a_row, size_t a_col, const float* B, int R, int C,
-                         int N) {
-    int r = 0;
-    for (; r + 4 <= R; r += 4) multiply_rows<4, FRESH>(out + size_t(r) * N, N, A + r * a_row, a_row, a_col, B, C);
-    for (; r < R; r++) multiply_rows<1, FRESH>(out + size_t(r) * N, N, A + r * a_row, a_row, a_col, B, C);
-}
-
-// out (T,N) += in (T,K) · M (K,N).
-inline void multiply_forward(float* out, const float* in, const float* M, int T, int K, int N) {
-    multiply_add(out, in, size_t(K), 1, M, T, K, N);
-}
-
-// out (T,N) = in (T,K) · M (K,N).
-inline void multiply_forward_fresh(float* out, const float* in, const float* M, int T, int K, int N) {
-    multiply_add<true>(out, in, size_t(K), 1, M, T, K, N);
-}
-
-// The same product as the plain loop, for the lessons' forward pass (quick to compile).
-[[gnu::noinline]] inline void multiply_plain(float* out, const float* in, const float* M, int T, int K, int N) {
-    for (int t = 0; t < T; t++)
-        for (int j = 0; j < N; j++) {
-            float sum = out[size_t(t) * N + j];
-            for (int k = 0; k < K; k++) sum += in[size_t(t) * K + k] * M[size_t(k) * N + j];
-            out[size_t(t) * N + j] = sum;
-        }
-}
-
-// The backward of out = in · M, for the knob: dM (K,N) += in^T (K,T) · dout (T,N),
-// adding t = 0, 1, 2, ... in order. (The backward for the input is
-// din = dout · M^T: multiply_forward with M transposed.)
-inline void multiply_backward(float* dM, const float* in, const float* dout, int T, int K, int N) {
-    // t in blocks of 32: each tile then reads 32 rows of in and of dout, which
-    // stay in the nearest cache across tiles. Each sum goes on from where the
-    // last block left it, still in order, so the bits are the same.
-    constexpr int BLOCK = 32;
-    for (int t0 = 0; t0 < T; t0 += BLOCK)
-        multiply_add(dM, in + size_t(t0) * K, 1, size_t(K), dout + size_t(t0) * N, K, std::min(BLOCK, T - t0), N);
-}
-
-// MT (N,K) = M (K,N) transposed, so the input's backward is one more multiply_forward.
-inline void transpose_into(float* MT, const float* M, int K, int N) {
-    for (int k = 0; k < K; k++)
-        for (int j = 0; j < N; j++) MT[size_t(j) * K + k] = M[size_t(k) * N + j];
-}
 
 // notebooks (T,W) = token table[id] + position table[seat]: each letter's first notebook.
 inline void embed_forward(float* notebooks, const int* ids, const float* token, const float* position, int T) {
@@ -149,6 +69,7 @@ inline void embed_forward(float* notebooks, const int* ids, const float* token, 
             notebooks[t * WIDTH + i] = token[ids[t] * WIDTH + i] + position[t * WIDTH + i];
 }
 
+// dtoken (V,W), dposition (SEATS,W) += what dnotebooks (T,W) says about them.
 inline void embed_backward(float* dtoken, float* dposition, const float* dnotebooks, const int* ids, int T) {
     for (int t = 0; t < T; t++)
         for (int i = 0; i < WIDTH; i++) {
@@ -157,10 +78,38 @@ inline void embed_backward(float* dtoken, float* dposition, const float* dnotebo
         }
 }
 
+// out (T,N) += in (T,K) · M (K,N): each sum adds k = 0, 1, 2, ... in order.
+inline void multiply_forward(float* out, const float* in, const float* M, int T, int K, int N) {
+    for (int t = 0; t < T; t++)
+        for (int j = 0; j < N; j++) {
+            float sum = out[size_t(t) * N + j];
+            for (int k = 0; k < K; k++) sum += in[size_t(t) * K + k] * M[size_t(k) * N + j];
+            out[size_t(t) * N + j] = sum;
+        }
+}
+
+// The backward of out += in · M: din (T,K) += dout (T,N) · M^T, adding j = 0, 1, ...;
+// dM (K,N) += in^T · dout, adding t = 0, 1, ... in order.
+inline void multiply_backward(float* din, float* dM, const float* dout, const float* in, const float* M, int T, int K,
+                              int N) {
+    for (int t = 0; t < T; t++)
+        for (int k = 0; k < K; k++) {
+            float sum = din[size_t(t) * K + k];
+            for (int j = 0; j < N; j++) sum += dout[size_t(t) * N + j] * M[size_t(k) * N + j];
+            din[size_t(t) * K + k] = sum;
+        }
+    for (int k = 0; k < K; k++)
+        for (int j = 0; j < N; j++) {
+            float sum = dM[size_t(k) * N + j];
+            for (int t = 0; t < T; t++) sum += in[size_t(t) * K + k] * dout[size_t(t) * N + j];
+            dM[size_t(k) * N + j] = sum;
+        }
+}
+
 // level (layer normalisation): each row to mean 0 and spread 1, then times gain plus bias.
 // in, out (T,W); mean, rstd (T) are kept for the backward (rstd = 1 / standard deviation).
-[[gnu::noinline]] inline void level_forward(float* out, float* mean, float* rstd, const float* in, const float* gain,
-                          const float* bias, int T) {
+inline void level_forward(float* out, float* mean, float* rstd, const float* in, const float* gain, const float* bias,
+                          int T) {
     for (int t = 0; t < T; t++) {
         const float* x = in + t * WIDTH;
         float sum = 0.0f;
@@ -176,10 +125,11 @@ inline void embed_backward(float* dtoken, float* dposition, const float* dnotebo
 }
 
 // din (T,W) += what the loss says about level's input; dgain, dbias (W) += theirs.
+// BEGIN SOLUTION exercise tiny.3: level's backward pass, which you write in ex3_Level_Backward.cpp
+// STUB: void level_backward(float* din, float* dgain, float* dbias, const float* dout, const float* in,
+// STUB:                     const float* mean, const float* rstd, const float* gain, int T);
 inline void level_backward(float* din, float* dgain, float* dbias, const float* dout, const float* in,
                            const float* mean, const float* rstd, const float* gain, int T) {
-    // BEGIN SOLUTION exercise tiny.3: level's backward pass (chapter_tiny/exercises/ex3_Level_Backward.cpp)
-    // STUB: (void)din, (void)dgain, (void)dbias, (void)dout, (void)in, (void)mean, (void)rstd, (void)gain, (void)T;
     for (int t = 0; t < T; t++) {
         const float* x = in + t * WIDTH;
         const float* d = dout + t * WIDTH;
@@ -201,98 +151,19 @@ inline void level_backward(float* din, float* dgain, float* dbias, const float* 
             din[t * WIDTH + i] += (dnorm - dnorm_mean - norm * dnorm_norm_mean) * rstd[t];
         }
     }
-    // END SOLUTION
 }
-
-// The same two passes with eight rows at a time in the lanes, so each row's
-// sums over its 32 numbers run side by side (still in order i = 0, 1, ...);
-// the tests check them against the loops above, bit for bit. columns[i] holds
-// number i of rows t0 .. t0+7 (0 past the last row).
-inline void level_columns(Lanes* columns, const float* rows, int t0, int T) {
-    float by_column[WIDTH][LANES] = {};
-    for (int l = 0; l < std::min(LANES, T - t0); l++)
-        for (int i = 0; i < WIDTH; i++) by_column[i][l] = rows[(t0 + l) * WIDTH + i];
-    for (int i = 0; i < WIDTH; i++) columns[i] = load_lanes(by_column[i]);
-}
-
-inline void level_forward_lanes(float* out, float* mean, float* rstd, const float* in, const float* gain,
-                                const float* bias, int T) {
-    for (int t0 = 0; t0 < T; t0 += LANES) {
-        Lanes x[WIDTH];
-        level_columns(x, in, t0, T);
-        Lanes sum = same_lanes(0.0f);
-        for (int i = 0; i < WIDTH; i++) sum += x[i];
-        const Lanes m = sum / float(WIDTH);
-        Lanes spread = same_lanes(0.0f);
-        for (int i = 0; i < WIDTH; i++) spread += (x[i] - m) * (x[i] - m);
-        spread = spread / float(WIDTH) + LEVEL_EPSILON;
-        for (int l = 0; l < std::min(LANES, T - t0); l++) {
-            const int t = t0 + l;
-            mean[t] = m[l];
-            rstd[t] = 1.0f / square_root(spread[l]);
-            for (int i = 0; i < WIDTH; i += LANES)
-                store_lanes(out + t * WIDTH + i,
-                            (load_lanes(in + t * WIDTH + i) - mean[t]) * rstd[t] * load_lanes(gain + i) +
-                                load_lanes(bias + i));
-        }
-    }
-}
-
-inline void level_backward_lanes(float* din, float* dgain, float* dbias, const float* dout, const float* in,
-                                 const float* mean, const float* rstd, const float* gain, int T) {
-    constexpr int CHUNKS = WIDTH / LANES;
-    Lanes dg[CHUNKS], db[CHUNKS];  // dgain and dbias add t = 0, 1, 2, ... in order
-    for (int c = 0; c < CHUNKS; c++) {
-        dg[c] = load_lanes(dgain + c * LANES);
-        db[c] = load_lanes(dbias + c * LANES);
-    }
-    for (int t0 = 0; t0 < T; t0 += LANES) {
-        const int rows = std::min(LANES, T - t0);
-        Lanes x[WIDTH], d[WIDTH], m = same_lanes(0.0f), r = same_lanes(0.0f);
-        level_columns(x, in, t0, T);
-        level_columns(d, dout, t0, T);
-        for (int l = 0; l < rows; l++) m[l] = mean[t0 + l], r[l] = rstd[t0 + l];
-        Lanes dnorm_mean = same_lanes(0.0f), dnorm_norm_mean = same_lanes(0.0f);
-        for (int i = 0; i < WIDTH; i++) {
-            const Lanes norm = (x[i] - m) * r;
-            const Lanes dnorm = d[i] * gain[i];
-            dnorm_mean += dnorm;
-            dnorm_norm_mean += dnorm * norm;
-        }
-        dnorm_mean = dnorm_mean / float(WIDTH);
-        dnorm_norm_mean = dnorm_norm_mean / float(WIDTH);
-        for (int l = 0; l < rows; l++) {
-            const int t = t0 + l;
-            for (int c = 0; c < CHUNKS; c++) {
-                const int i = c * LANES;
-                const Lanes xi = load_lanes(in + t * WIDTH + i), di = load_lanes(dout + t * WIDTH + i);
-                const Lanes norm = (xi - mean[t]) * rstd[t];
-                const Lanes dnorm = di * load_lanes(gain + i);
-                dg[c] += di * norm;
-                db[c] += di;
-                store_lanes(din + t * WIDTH + i, load_lanes(din + t * WIDTH + i) +
-                                                     (dnorm - dnorm_mean[l] - norm * dnorm_norm_mean[l]) * rstd[t]);
-            }
-        }
-    }
-    for (int c = 0; c < CHUNKS; c++) {
-        store_lanes(dgain + c * LANES, dg[c]);
-        store_lanes(dbias + c * LANES, db[c]);
-    }
-}
+// END SOLUTION
 
 // attend, as the chapter's code: lookups (T,3W) holds each letter's query, key
 // and value side by side; head h uses its SIZE numbers of each. For each letter
 // t and head, score every s <= t (the causal mask is where the loop stops),
-// softmax, and add up the values. found (T,W); weights (HEADS,T,T), 0 above the diagonal.
-// Letters from `first` on are read (forward_last reads only the last one on).
-inline void attend_forward(float* found, float* weights, const float* lookups, int T, int first = 0) {
-    // BEGIN SOLUTION exercise tiny.1: attend (chapter_tiny/exercises/ex1_Attend.cpp)
-    // STUB: for (int i = 0; i < T * WIDTH; i++) found[i] = 0.0f;
-    // STUB: for (int i = 0; i < HEADS * T * T; i++) weights[i] = 0.0f;
-    // STUB: (void)lookups, (void)first;
+// softmax, and add up the values. found (T,W); weights (HEADS,T,T), [head][t][s],
+// 0 above the diagonal.
+// BEGIN SOLUTION exercise tiny.1: attend_forward, which you write in ex1_Attend.cpp
+// STUB: void attend_forward(float* found, float* weights, const float* lookups, int T);
+inline void attend_forward(float* found, float* weights, const float* lookups, int T) {
     const float scale = 1.0f / square_root(float(SIZE));
-    for (int t = first; t < T; t++) {
+    for (int t = 0; t < T; t++) {
         for (int h = 0; h < HEADS; h++) {
             const float* query = lookups + t * 3 * WIDTH + h * SIZE;
             float* row = weights + (h * T + t) * T;
@@ -309,7 +180,7 @@ inline void attend_forward(float* found, float* weights, const float* lookups, i
                 row[s] = exp_f(row[s] - biggest);
                 total += row[s];
             }
-            float mix[SIZE] = {};  // the values, each times its weight (kept local: registers)
+            float mix[SIZE] = {};  // the values, each times its weight
             for (int s = 0; s <= t; s++) {
                 row[s] /= total;
                 const float* value = lookups + s * 3 * WIDTH + 2 * WIDTH + h * SIZE;
@@ -319,21 +190,21 @@ inline void attend_forward(float* found, float* weights, const float* lookups, i
             for (int s = t + 1; s < T; s++) row[s] = 0.0f;  // no peeking: nothing above the diagonal
         }
     }
-    // END SOLUTION
 }
+// END SOLUTION
 
 // dlookups (T,3W) += what the loss says about each query, key and value, from dfound (T,W).
+// BEGIN SOLUTION exercise tiny.2: attend's backward pass, which you write in ex2_Attend_Backward.cpp
+// STUB: void attend_backward(float* dlookups, const float* dfound, const float* weights, const float* lookups,
+// STUB:                      int T);
 inline void attend_backward(float* dlookups, const float* dfound, const float* weights, const float* lookups,
                             int T) {
-    // BEGIN SOLUTION exercise tiny.2: attend's backward pass (chapter_tiny/exercises/ex2_Attend_Backward.cpp)
-    // STUB: (void)dlookups, (void)dfound, (void)weights, (void)lookups, (void)T;
     const float scale = 1.0f / square_root(float(SIZE));
     float dweight[SEATS];
     for (int t = 0; t < T; t++) {
         for (int h = 0; h < HEADS; h++) {
             const float* row = weights + (h * T + t) * T;
-            float dout[SIZE];  // d found for this letter and head (a local copy: registers)
-            for (int i = 0; i < SIZE; i++) dout[i] = dfound[t * WIDTH + h * SIZE + i];
+            const float* dout = dfound + t * WIDTH + h * SIZE;  // d found for this letter and head
             // found = sum_s weight[s] * value[s]
             for (int s = 0; s <= t; s++) {
                 const float* value = lookups + s * 3 * WIDTH + 2 * WIDTH + h * SIZE;
@@ -346,203 +217,63 @@ inline void attend_backward(float* dlookups, const float* dfound, const float* w
             // softmax: dscore[s] = weight[s] * (dweight[s] - sum_s' weight[s'] dweight[s'])
             float mixed = 0.0f;
             for (int s = 0; s <= t; s++) mixed += row[s] * dweight[s];
-            float query[SIZE], dq[SIZE];  // the query and its gradient, kept local (registers)
+            const float* query = lookups + t * 3 * WIDTH + h * SIZE;
             float* dquery = dlookups + t * 3 * WIDTH + h * SIZE;
-            for (int i = 0; i < SIZE; i++) {
-                query[i] = lookups[t * 3 * WIDTH + h * SIZE + i];
-                dq[i] = dquery[i];
-            }
+            // score = query . key * scale
             for (int s = 0; s <= t; s++) {
                 const float dscore = row[s] * (dweight[s] - mixed) * scale;
                 const float* key = lookups + s * 3 * WIDTH + WIDTH + h * SIZE;
                 float* dkey = dlookups + s * 3 * WIDTH + WIDTH + h * SIZE;
-                for (int i = 0; i < SIZE; i++) dq[i] += dscore * key[i];
+                for (int i = 0; i < SIZE; i++) dquery[i] += dscore * key[i];
                 for (int i = 0; i < SIZE; i++) dkey[i] += dscore * query[i];
             }
-            for (int i = 0; i < SIZE; i++) dquery[i] = dq[i];
-        }
-    }
-    // END SOLUTION
-}
-
-// The same two passes, eight letters at a time: each lane of a Lanes is one
-// letter t, so every sum above (a dot over i, a sum over s) is still one
-// lane's own sum, in the same order. Where s > t in a lane, the score is made
-// -infinity (its weight is then exactly 0), so the extra terms add exactly 0.
-// The weights are kept by key, weights (HEADS,SEATS,SEATS) [head][s][t], so
-// that eight letters t side by side are one store here and one load in the
-// backward pass (attention_weight reads them either way).
-// The tests check both against the plain loops above, bit for bit.
-static_assert(SIZE == LANES, "a head's numbers fill one Lanes");
-
-// Letters from `first` on (rounded down to a multiple of eight) are read: each
-// letter's reading depends on the letters before it only through their keys and values.
-inline void attend_forward_lanes(float* found, float* weights, const float* lookups, int T, int first = 0) {
-    const float scale = 1.0f / square_root(float(SIZE));
-    // A window into this gives -infinity in the lanes before lane d, 0 from there on.
-    float cut[2 * LANES];
-    for (int i = 0; i < 2 * LANES; i++) cut[i] = i < LANES ? -FLOAT_INFINITY : 0.0f;
-    for (int h = 0; h < HEADS; h++) {
-        for (int t0 = first / LANES * LANES; t0 < T; t0 += LANES) {
-            const int letters = std::min(LANES, T - t0), last = t0 + letters - 1;  // this block's t
-            Lanes query[SIZE];  // query[i]: number i of the queries of letters t0 .. t0+7
-            for (int i = 0; i < SIZE; i++) {
-                query[i] = same_lanes(0.0f);
-                for (int l = 0; l < letters; l++) query[i][l] = lookups[(t0 + l) * 3 * WIDTH + h * SIZE + i];
-            }
-            Lanes row[SEATS];  // row[s]: the scores, then the weights, of the 8 letters for key s
-            Lanes biggest = same_lanes(-FLOAT_INFINITY);
-            for (int s = 0; s <= last; s++) {
-                const float* key = lookups + s * 3 * WIDTH + WIDTH + h * SIZE;
-                Lanes dot = same_lanes(0.0f);
-                UNROLLED for (int i = 0; i < SIZE; i++) dot += query[i] * same_lanes(key[i]);
-                row[s] = dot * same_lanes(scale) + load_lanes(cut + LANES - std::max(0, std::min(LANES, s - t0)));
-                biggest = max_lanes(row[s], biggest);
-            }
-            for (int s = 0; s <= last; s++) row[s] = row[s] - biggest;
-            exp_lanes_all(row, last + 1);
-            Lanes total = same_lanes(0.0f);
-            for (int s = 0; s <= last; s++) total += row[s];
-            Lanes mix[SIZE];
-            for (int i = 0; i < SIZE; i++) mix[i] = same_lanes(0.0f);
-            for (int s = 0; s <= last; s++) {
-                row[s] = row[s] / total;
-                const float* value = lookups + s * 3 * WIDTH + 2 * WIDTH + h * SIZE;
-                UNROLLED for (int i = 0; i < SIZE; i++) mix[i] += row[s] * same_lanes(value[i]);
-                store_lanes(weights + (h * SEATS + s) * SEATS + t0, row[s]);
-            }
-            for (int s = 0; s <= last; s++)  // lanes past the last letter read with no query: keep 0 there
-                for (int l = letters; l < LANES; l++) weights[(h * SEATS + s) * SEATS + t0 + l] = 0.0f;
-            for (int l = 0; l < letters; l++)
-                for (int i = 0; i < SIZE; i++) found[(t0 + l) * WIDTH + h * SIZE + i] = mix[i][l];
         }
     }
 }
-
-// The lessons' attention: the chapter's attend_forward above, its weights then
-// put in the tape's order by key, [head][s][t] (stride SEATS), as
-// attend_forward_lanes keeps them. The same bits as the trainer's, for far less
-// code to compile.
-[[gnu::noinline]] inline void attend_forward_by_key(float* found, float* weights, const float* lookups, int T,
-                                                    int first = 0) {
-    float by_letter[HEADS * SEATS * SEATS];  // (HEADS,T,T), as attend_forward writes them
-    attend_forward(found, by_letter, lookups, T, first);
-    for (int h = 0; h < HEADS; h++)
-        for (int t = first; t < T; t++)
-            for (int s = 0; s < T; s++) weights[(h * SEATS + s) * SEATS + t] = by_letter[(h * T + t) * T + s];
-}
-
-// dvalue and dkey (d lookups) of keys s0 .. s0+KEYS-1 of head h, for attend_backward_lanes.
-template <int KEYS>
-inline void attend_backward_keys(float* dlookups, const float* dfound, const float* weights, const float* dscores,
-                                 const float* lookups, int h, int s0, int T) {  // weights by key
-    Lanes dvalue[KEYS], dkey[KEYS];
-    UNROLLED for (int j = 0; j < KEYS; j++) dvalue[j] = dkey[j] = same_lanes(0.0f);
-    for (int t = s0; t < T; t++) {
-        const Lanes dout = load_lanes(dfound + t * WIDTH + h * SIZE);
-        const Lanes query = load_lanes(lookups + t * 3 * WIDTH + h * SIZE);
-        UNROLLED for (int j = 0; j < KEYS; j++) {
-            dvalue[j] += same_lanes(weights[(h * SEATS + s0 + j) * SEATS + t]) * dout;
-            dkey[j] += same_lanes(dscores[(s0 + j) * SEATS + t]) * query;
-        }
-    }
-    UNROLLED for (int j = 0; j < KEYS; j++) {
-        store_lanes(dlookups + (s0 + j) * 3 * WIDTH + 2 * WIDTH + h * SIZE, dvalue[j]);
-        store_lanes(dlookups + (s0 + j) * 3 * WIDTH + WIDTH + h * SIZE, dkey[j]);
-    }
-}
-
-inline void attend_backward_lanes(float* dlookups, const float* dfound, const float* weights, const float* lookups,
-                                  int T) {  // weights by key, as attend_forward_lanes wrote them
-    const float scale = 1.0f / square_root(float(SIZE));
-    float dscores[SEATS * SEATS];  // [s][t] for one head
-    for (int h = 0; h < HEADS; h++) {
-        // The queries' side, eight letters t at a time: dweight, dscore, dquery.
-        for (int t0 = 0; t0 < T; t0 += LANES) {
-            const int letters = std::min(LANES, T - t0), last = t0 + letters - 1;
-            Lanes dout[SIZE];
-            for (int i = 0; i < SIZE; i++) {
-                dout[i] = same_lanes(0.0f);
-                for (int l = 0; l < letters; l++) dout[i][l] = dfound[(t0 + l) * WIDTH + h * SIZE + i];
-            }
-            Lanes dweight[SEATS];
-            Lanes mixed = same_lanes(0.0f);
-            for (int s = 0; s <= last; s++) {
-                const float* value = lookups + s * 3 * WIDTH + 2 * WIDTH + h * SIZE;
-                Lanes dot = same_lanes(0.0f);
-                UNROLLED for (int i = 0; i < SIZE; i++) dot += dout[i] * same_lanes(value[i]);
-                dweight[s] = dot;
-                mixed += load_lanes(weights + (h * SEATS + s) * SEATS + t0) * dot;
-            }
-            Lanes dq[SIZE];
-            for (int i = 0; i < SIZE; i++) dq[i] = same_lanes(0.0f);
-            for (int s = 0; s <= last; s++) {
-                const Lanes row = load_lanes(weights + (h * SEATS + s) * SEATS + t0);
-                const Lanes dscore = row * (dweight[s] - mixed) * same_lanes(scale);
-                store_lanes(dscores + s * SEATS + t0, dscore);
-                const float* key = lookups + s * 3 * WIDTH + WIDTH + h * SIZE;
-                UNROLLED for (int i = 0; i < SIZE; i++) dq[i] += dscore * same_lanes(key[i]);
-            }
-            for (int l = 0; l < letters; l++)
-                for (int i = 0; i < SIZE; i++) dlookups[(t0 + l) * 3 * WIDTH + h * SIZE + i] = dq[i][l];
-        }
-        // The keys' and values' side, a head's 8 numbers in the lanes, four keys s
-        // at a time; each adds t = s, s+1, ... in order (where t < s the weight
-        // and dscore are 0, so starting at the first of the four adds only zeros).
-        int s0 = 0;
-        for (; s0 + 4 <= T; s0 += 4) attend_backward_keys<4>(dlookups, dfound, weights, dscores, lookups, h, s0, T);
-        for (; s0 < T; s0++) attend_backward_keys<1>(dlookups, dfound, weights, dscores, lookups, h, s0, T);
-    }
-}
+// END SOLUTION
 
 // GELU in its tanh form: fired = x/2 (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3).
 // Since (1 + tanh(u)) / 2 = 1 / (1 + exp(-2u)), we compute it as x / (1 + exp(-2u)):
-// the same function, and exp is several times faster than tanh. hidden, fired (T,F).
+// the same function, and exp is several times faster than tanh.
 constexpr float GELU_SCALE = 0.7978845608028654f;  // sqrt(2 / pi)
 constexpr float GELU_CUBIC = 0.044715f;
 
-// (1 + tanh(u)) / 2 = 1 / (1 + exp(minus_2u)), between 0 and 1; F is float or Lanes.
-template <class F>
-inline F gelu_minus_2u(const F& x) {
-    return -2.0f * GELU_SCALE * (x + GELU_CUBIC * x * x * x);
-}
-
-// share (T,F) keeps each share, 1 / (1 + exp(-2u)), for the backward pass.
-[[gnu::noinline]] inline void gelu_forward(float* fired, float* share, const float* hidden, int n) {
+// hidden, fired, share (n): share keeps 1 / (1 + exp(-2u)), between 0 and 1, for the backward.
+inline void gelu_forward(float* fired, float* share, const float* hidden, int n) {
     for (int i = 0; i < n; i++) {
-        share[i] = 1.0f / (1.0f + exp_f(gelu_minus_2u(hidden[i])));
-        fired[i] = hidden[i] * share[i];
+        const float x = hidden[i];
+        const float minus_2u = -2.0f * GELU_SCALE * (x + GELU_CUBIC * x * x * x);
+        share[i] = 1.0f / (1.0f + exp_f(minus_2u));
+        fired[i] = x * share[i];
     }
 }
 
-// The same, EXP_BUNCH Lanes at a time, so their exps run side by side.
-inline void gelu_forward_lanes(float* fired, float* share, const float* hidden, int n) {
-    int i = 0;
-    for (; i + EXP_BUNCH * LANES <= n; i += EXP_BUNCH * LANES) {
-        Lanes e[EXP_BUNCH];
-        for (int j = 0; j < EXP_BUNCH; j++) e[j] = gelu_minus_2u(load_lanes(hidden + i + j * LANES));
-        exp_lanes<EXP_BUNCH>(e);
-        for (int j = 0; j < EXP_BUNCH; j++) {
-            const Lanes s = 1.0f / (1.0f + e[j]);
-            store_lanes(share + i + j * LANES, s);
-            store_lanes(fired + i + j * LANES, load_lanes(hidden + i + j * LANES) * s);
-        }
-    }
-    gelu_forward(fired + i, share + i, hidden + i, n - i);
-}
-
-// d fired / d x = share + x share (1 - share) 2 du/dx; F is float or Lanes.
-template <class F>
-inline F gelu_slope(const F& x, const F& share) {
-    const F du = 2.0f * GELU_SCALE * (1.0f + 3.0f * GELU_CUBIC * x * x);
-    return share + x * share * (1.0f - share) * du;
-}
-
+// dhidden (n) = dfired times d fired / d x = share + x share (1 - share) 2 du/dx.
 inline void gelu_backward(float* dhidden, const float* dfired, const float* hidden, const float* share, int n) {
-    int i = 0;
-    for (; i + LANES <= n; i += LANES)
-        store_lanes(dhidden + i, load_lanes(dfired + i) * gelu_slope(load_lanes(hidden + i), load_lanes(share + i)));
-    for (; i < n; i++) dhidden[i] = dfired[i] * gelu_slope(hidden[i], share[i]);
+    for (int i = 0; i < n; i++) {
+        const float x = hidden[i], s = share[i];
+        const float du = 2.0f * GELU_SCALE * (1.0f + 3.0f * GELU_CUBIC * x * x);
+        dhidden[i] = dfired[i] * (s + x * s * (1.0f - s) * du);
+    }
+}
+
+// probs (T,V) = softmax of each row of logits (T,V), as common/matrix.hpp's
+// softmax computes it; biggest, total (T) keep each row's largest logit and
+// its sum of exps, for next_letter_loss.
+inline void softmax_forward(float* probs, float* biggest, float* total, const float* logits, int T, int V) {
+    for (int t = 0; t < T; t++) {
+        const float* l = logits + t * V;
+        float* p = probs + t * V;
+        float top = l[0], sum = 0.0f;
+        for (int v = 1; v < V; v++) top = l[v] > top ? l[v] : top;
+        for (int v = 0; v < V; v++) {
+            p[v] = exp_f(l[v] - top);
+            sum += p[v];
+        }
+        for (int v = 0; v < V; v++) p[v] /= sum;
+        biggest[t] = top;
+        total[t] = sum;
+    }
 }
 
 // ===========================================================================
@@ -656,7 +387,7 @@ struct BlockTape {
     float* notebooks;  // (T,W) what the block reads (the previous block's out)
     LevelTape first;   // level of the notebooks
     float* lookups;    // (T,3W) queries, keys, values
-    float* weights;    // (HEADS,SEATS,SEATS) attention weights by key, [head][s][t]: read them with attention_weight
+    float* weights;    // (HEADS,T,T) attention weights, [head][t][s], as attend_forward writes them
     float* found;      // (T,W) what each letter's heads read
     float* middle;     // (T,W) notebooks + found · write
     LevelTape second;  // level of the middle
@@ -711,132 +442,37 @@ struct Tape {
 
 // How much letter t reads letter s in a block's head (0 when s > t).
 inline float attention_weight(const Tape& tape, int block, int head, int t, int s) {
-    return s > t ? 0.0f : tape.block[block].weights[(head * SEATS + s) * SEATS + t];
+    return s > t ? 0.0f : tape.block[block].weights[(head * tape.T + t) * tape.T + s];
 }
 
-// probs after each letter = softmax of its logits, as common/matrix.hpp's
-// softmax computes it (the same operations in the same order), keeping the
-// largest logit and the sum of the exps for next_letter_loss.
-inline void next_letter_probabilities(Tape& tape, int first = 0) {  // rows first .. T-1
-    const int V = tape.V;
-    for (int t = first; t < tape.T; t++) {
-        const float* l = tape.logits + t * V;
-        float* p = tape.probs + t * V;
-        float biggest = l[0], total = 0.0f;
-        for (int v = 1; v < V; v++) biggest = l[v] > biggest ? l[v] : biggest;
-        for (int v = 0; v < V; v++) {
-            p[v] = exp_f(l[v] - biggest);
-            total += p[v];
-        }
-        for (int v = 0; v < V; v++) p[v] /= total;
-        tape.biggest[t] = biggest;
-        tape.total[t] = total;
-    }
+// One block, as the chapter's `block` function.
+inline void block_forward(const BlockKnobs& k, BlockTape& b, int T) {
+    level_forward(b.first.out, b.first.mean, b.first.rstd, b.notebooks, k.level1_gain, k.level1_bias, T);
+    std::fill(b.lookups, b.lookups + T * 3 * WIDTH, 0.0f);
+    multiply_forward(b.lookups, b.first.out, k.lookup, T, WIDTH, 3 * WIDTH);
+    attend_forward(b.found, b.weights, b.lookups, T);
+    std::copy(b.notebooks, b.notebooks + T * WIDTH, b.middle);  // middle = notebooks + found · write
+    multiply_forward(b.middle, b.found, k.write, T, WIDTH, WIDTH);
+    level_forward(b.second.out, b.second.mean, b.second.rstd, b.middle, k.level2_gain, k.level2_bias, T);
+    std::fill(b.hidden, b.hidden + T * HIDDEN, 0.0f);
+    multiply_forward(b.hidden, b.second.out, k.hidden, T, WIDTH, HIDDEN);
+    gelu_forward(b.fired, b.share, b.hidden, T * HIDDEN);
+    std::copy(b.middle, b.middle + T * WIDTH, b.out);  // out = middle + fired · out
+    multiply_forward(b.out, b.fired, k.out, T, HIDDEN, WIDTH);
 }
 
-// The same, eight rows at a time, one row in each lane: column[v] holds logit v
-// of the eight rows, so each row's largest, exps, sum and shares are its own
-// lane's, in the same order as above.
-inline void next_letter_probabilities_lanes(Tape& tape, int first = 0) {
-    const int V = std::max(tape.V, 1);  // V >= 2 always; saying so shows the compiler by_column[0] is written
-    for (int t0 = first; t0 < tape.T; t0 += LANES) {
-        const int rows = std::min(LANES, tape.T - t0);
-        float by_column[MAX_VOCABULARY][LANES];  // written a float at a time, read a Lanes at a time
-        for (int v = 0; v < V; v++)
-            for (int r = 0; r < LANES; r++) by_column[v][r] = r < rows ? tape.logits[(t0 + r) * V + v] : 0.0f;
-        Lanes biggest = load_lanes(by_column[0]);
-        for (int v = 1; v < V; v++) biggest = max_lanes(load_lanes(by_column[v]), biggest);
-        Lanes column[MAX_VOCABULARY];
-        for (int v = 0; v < V; v++) column[v] = load_lanes(by_column[v]) - biggest;
-        exp_lanes_all(column, V);
-        Lanes total = same_lanes(0.0f);
-        for (int v = 0; v < V; v++) total += column[v];
-        for (int v = 0; v < V; v++) store_lanes(by_column[v], column[v] / total);
-        for (int r = 0; r < rows; r++) {
-            for (int v = 0; v < V; v++) tape.probs[(t0 + r) * V + v] = by_column[v][r];
-            tape.biggest[t0 + r] = biggest[r];
-            tape.total[t0 + r] = total[r];
-        }
-    }
-}
-
-// The forward pass runs its layers one of two ways, with the same bits
-// (tests/unit/tiny_model_test.cpp checks each layer both ways): one number at a
-// time, the plain loops, which the lessons run and which compile quickly; or
-// eight at a time, which the trainer runs.
-struct OneAtATime {
-    static void multiply(float* out, const float* in, const float* M, int T, int K, int N) {  // out += in · M
-        multiply_plain(out, in, M, T, K, N);
-    }
-    static void multiply_fresh(float* out, const float* in, const float* M, int T, int K, int N) {  // out = in · M
-        std::fill(out, out + size_t(T) * N, 0.0f);
-        multiply_plain(out, in, M, T, K, N);
-    }
-    static constexpr auto level = level_forward;
-    static constexpr auto attend = attend_forward_by_key;
-    static constexpr auto gelu = gelu_forward;
-    static constexpr auto probabilities = next_letter_probabilities;
-};
-
-struct EightAtATime {
-    static constexpr auto multiply = multiply_forward;
-    static constexpr auto multiply_fresh = multiply_forward_fresh;
-    static constexpr auto level = level_forward_lanes;
-    static constexpr auto attend = attend_forward_lanes;
-    static constexpr auto gelu = gelu_forward_lanes;
-    static constexpr auto probabilities = next_letter_probabilities_lanes;
-};
-
-// One block, as the chapter's `block` function. Every letter's key and value
-// are made; what comes after attention is made for letters first .. T-1 only
-// (forward_last), each letter's row on its own.
-template <class Loops>
-inline void block_forward(const BlockKnobs& k, BlockTape& b, int T, int first = 0) {
-    Loops::level(b.first.out, b.first.mean, b.first.rstd, b.notebooks, k.level1_gain, k.level1_bias, T);
-    Loops::multiply_fresh(b.lookups, b.first.out, k.lookup, T, WIDTH, 3 * WIDTH);
-    Loops::attend(b.found, b.weights, b.lookups, T, first);
-    const int rows = T - first, w = first * WIDTH, f = first * HIDDEN;  // where row `first` starts
-    std::memcpy(b.middle + w, b.notebooks + w, sizeof(float) * rows * WIDTH);  // keep what was already there
-    Loops::multiply(b.middle + w, b.found + w, k.write, rows, WIDTH, WIDTH);
-    Loops::level(b.second.out + w, b.second.mean + first, b.second.rstd + first, b.middle + w, k.level2_gain,
-                 k.level2_bias, rows);
-    Loops::multiply_fresh(b.hidden + f, b.second.out + w, k.hidden, rows, WIDTH, HIDDEN);
-    Loops::gelu(b.fired + f, b.share + f, b.hidden + f, rows * HIDDEN);
-    std::memcpy(b.out + w, b.middle + w, sizeof(float) * rows * WIDTH);
-    Loops::multiply(b.out + w, b.fired + f, k.out, rows, HIDDEN, WIDTH);
-}
-
-// The whole model over ids[0..T), 1 <= T <= SEATS: fills the tape, ending with
-// probs. forward<EightAtATime>(...) gives the same tape, faster (the trainer's).
-template <class Loops = OneAtATime>
+// The whole model over ids[0..T), 1 <= T <= SEATS: fills the tape, ending with probs.
 inline void forward(const TinyModel& model, const int* ids, int T, Tape& tape) {
     const Knobs k = knobs(model);
     const int V = model.V;
     tape.T = T;
     embed_forward(tape.block[0].notebooks, ids, k.token, k.position, T);
-    for (int b = 0; b < BLOCKS; b++) block_forward<Loops>(k.block[b], tape.block[b], T);
-    Loops::level(tape.last.out, tape.last.mean, tape.last.rstd, tape.block[BLOCKS - 1].out, k.final_gain,
-                 k.final_bias, T);
-    Loops::multiply_fresh(tape.logits, tape.last.out, k.output, T, WIDTH, V);
-    Loops::probabilities(tape, 0);
-}
-
-// What a generator needs: the logits and probabilities after the last letter
-// (row T-1), the same numbers as forward's, for about half the work. The last
-// block still makes every letter's key and value, but only the last letter
-// reads on through it. The last block's other rows, and the logits' and probs'
-// other rows, are left as they were.
-template <class Loops = OneAtATime>
-inline void forward_last(const TinyModel& model, const int* ids, int T, Tape& tape) {
-    const Knobs k = knobs(model);
-    const int V = model.V, t = T - 1;
-    tape.T = T;
-    embed_forward(tape.block[0].notebooks, ids, k.token, k.position, T);
-    for (int b = 0; b < BLOCKS; b++) block_forward<Loops>(k.block[b], tape.block[b], T, b == BLOCKS - 1 ? t : 0);
-    Loops::level(tape.last.out + t * WIDTH, tape.last.mean + t, tape.last.rstd + t,
-                 tape.block[BLOCKS - 1].out + t * WIDTH, k.final_gain, k.final_bias, 1);
-    Loops::multiply_fresh(tape.logits + t * V, tape.last.out + t * WIDTH, k.output, 1, WIDTH, V);
-    Loops::probabilities(tape, t);
+    for (int b = 0; b < BLOCKS; b++) block_forward(k.block[b], tape.block[b], T);
+    level_forward(tape.last.out, tape.last.mean, tape.last.rstd, tape.block[BLOCKS - 1].out, k.final_gain,
+                  k.final_bias, T);
+    std::fill(tape.logits, tape.logits + T * V, 0.0f);
+    multiply_forward(tape.logits, tape.last.out, k.output, T, WIDTH, V);
+    softmax_forward(tape.probs, tape.biggest, tape.total, tape.logits, T, V);
 }
 
 // The cross-entropy of the letter after position t: -log p(target), from the
@@ -872,66 +508,40 @@ struct Scratch {
     }
 };
 
-// The knobs with every matrix transposed, in a block shaped like the knobs
-// (knob_views reads it; the gains, biases and tables are copied as they are):
-// the backward for a product's input is din = dout · M^T. They change only
-// when the knobs do, so the trainer makes them once per step.
-inline std::vector<float> transposed_knobs(const TinyModel& model) {
-    std::vector<float> block = model.knobs;
-    const Knobs k = knobs(model);
-    Knobs t = knob_views(block.data(), model.V);
-    for (int b = 0; b < BLOCKS; b++) {
-        transpose_into(t.block[b].lookup, k.block[b].lookup, WIDTH, 3 * WIDTH);  // (3W,W)
-        transpose_into(t.block[b].write, k.block[b].write, WIDTH, WIDTH);
-        transpose_into(t.block[b].hidden, k.block[b].hidden, WIDTH, HIDDEN);  // (F,W)
-        transpose_into(t.block[b].out, k.block[b].out, HIDDEN, WIDTH);        // (W,F)
-    }
-    transpose_into(t.output, k.output, WIDTH, model.V);  // (V,W)
-    return block;
-}
-
-// A block backward: d (T,W) holds d loss / d block's out on entry and
-// d loss / d block's notebooks on return.
-// kt: the block's knobs transposed (transposed_knobs).
-inline void block_backward(const BlockKnobs& k, const BlockKnobs& kt, BlockKnobs& g, const BlockTape& b, float* d,
-                           Scratch& s, int T) {
+// A block backward, block_forward's steps undone last first: d (T,W) holds
+// d loss / d block's out on entry and d loss / d block's notebooks on return.
+inline void block_backward(const BlockKnobs& k, BlockKnobs& g, const BlockTape& b, float* d, Scratch& s, int T) {
     // out = middle + fired · out
-    std::memcpy(s.dmiddle, d, sizeof(float) * T * WIDTH);
-    multiply_backward(g.out, b.fired, d, T, HIDDEN, WIDTH);
-    multiply_forward_fresh(s.dfired, d, kt.out, T, WIDTH, HIDDEN);
+    std::copy(d, d + T * WIDTH, s.dmiddle);
+    std::fill(s.dfired, s.dfired + T * HIDDEN, 0.0f);
+    multiply_backward(s.dfired, g.out, d, b.fired, k.out, T, HIDDEN, WIDTH);
     // fired = gelu(hidden); hidden = second · hidden
     gelu_backward(s.dhidden, s.dfired, b.hidden, b.share, T * HIDDEN);
-    multiply_backward(g.hidden, b.second.out, s.dhidden, T, WIDTH, HIDDEN);
-    multiply_forward_fresh(s.dlevel, s.dhidden, kt.hidden, T, HIDDEN, WIDTH);
+    std::fill(s.dlevel, s.dlevel + T * WIDTH, 0.0f);
+    multiply_backward(s.dlevel, g.hidden, s.dhidden, b.second.out, k.hidden, T, WIDTH, HIDDEN);
     // second = level(middle)
-    level_backward_lanes(s.dmiddle, g.level2_gain, g.level2_bias, s.dlevel, b.middle, b.second.mean, b.second.rstd,
+    level_backward(s.dmiddle, g.level2_gain, g.level2_bias, s.dlevel, b.middle, b.second.mean, b.second.rstd,
                    k.level2_gain, T);
     // middle = notebooks + found · write
-    std::memcpy(d, s.dmiddle, sizeof(float) * T * WIDTH);
-    multiply_backward(g.write, b.found, s.dmiddle, T, WIDTH, WIDTH);
-    multiply_forward_fresh(s.dfound, s.dmiddle, kt.write, T, WIDTH, WIDTH);
+    std::copy(s.dmiddle, s.dmiddle + T * WIDTH, d);
+    std::fill(s.dfound, s.dfound + T * WIDTH, 0.0f);
+    multiply_backward(s.dfound, g.write, s.dmiddle, b.found, k.write, T, WIDTH, WIDTH);
     // found, weights = attend(lookups)
-    std::memset(s.dlookups, 0, sizeof(float) * T * 3 * WIDTH);
-    attend_backward_lanes(s.dlookups, s.dfound, b.weights, b.lookups, T);
+    std::fill(s.dlookups, s.dlookups + T * 3 * WIDTH, 0.0f);
+    attend_backward(s.dlookups, s.dfound, b.weights, b.lookups, T);
     // lookups = first · lookup
-    multiply_backward(g.lookup, b.first.out, s.dlookups, T, WIDTH, 3 * WIDTH);
-    multiply_forward_fresh(s.dlevel, s.dlookups, kt.lookup, T, 3 * WIDTH, WIDTH);
+    std::fill(s.dlevel, s.dlevel + T * WIDTH, 0.0f);
+    multiply_backward(s.dlevel, g.lookup, s.dlookups, b.first.out, k.lookup, T, WIDTH, 3 * WIDTH);
     // first = level(notebooks)
-    level_backward_lanes(d, g.level1_gain, g.level1_bias, s.dlevel, b.notebooks, b.first.mean, b.first.rstd,
+    level_backward(d, g.level1_gain, g.level1_bias, s.dlevel, b.notebooks, b.first.mean, b.first.rstd,
                    k.level1_gain, T);
 }
 
 // Adds to grads (a block shaped like the knobs) scale times the gradient of
 // loss_sum(tape, targets), for the sequence the tape's forward pass read.
-// transposed: transposed_knobs(model), or nullptr to have it made here.
 inline void backward(const TinyModel& model, const Tape& tape, const int* ids, const int* targets, float scale,
-                     float* grads, Scratch& s, const float* transposed = nullptr) {
-    std::vector<float> made;
-    if (transposed == nullptr) {
-        made = transposed_knobs(model);
-        transposed = made.data();
-    }
-    const Knobs k = knobs(model), kt = knob_views(const_cast<float*>(transposed), model.V);
+                     float* grads, Scratch& s) {
+    const Knobs k = knobs(model);
     Knobs g = knob_views(grads, model.V);
     const int V = model.V, T = tape.T;
     // d loss / d logits = probs - 1 at the target
@@ -939,12 +549,14 @@ inline void backward(const TinyModel& model, const Tape& tape, const int* ids, c
         for (int v = 0; v < V; v++) s.dlogits[t * V + v] = tape.probs[t * V + v] * scale;
         s.dlogits[t * V + targets[t]] = (tape.probs[t * V + targets[t]] - 1.0f) * scale;
     }
-    multiply_backward(g.output, tape.last.out, s.dlogits, T, WIDTH, V);
-    multiply_forward_fresh(s.dlevel, s.dlogits, kt.output, T, V, WIDTH);
-    std::memset(s.dnotebooks, 0, sizeof(float) * T * WIDTH);
-    level_backward_lanes(s.dnotebooks, g.final_gain, g.final_bias, s.dlevel, tape.block[BLOCKS - 1].out, tape.last.mean,
+    // logits = last · output
+    std::fill(s.dlevel, s.dlevel + T * WIDTH, 0.0f);
+    multiply_backward(s.dlevel, g.output, s.dlogits, tape.last.out, k.output, T, WIDTH, V);
+    // last = level(the last block's out)
+    std::fill(s.dnotebooks, s.dnotebooks + T * WIDTH, 0.0f);
+    level_backward(s.dnotebooks, g.final_gain, g.final_bias, s.dlevel, tape.block[BLOCKS - 1].out, tape.last.mean,
                    tape.last.rstd, k.final_gain, T);
-    for (int b = BLOCKS - 1; b >= 0; b--) block_backward(k.block[b], kt.block[b], g.block[b], tape.block[b], s.dnotebooks, s, T);
+    for (int b = BLOCKS - 1; b >= 0; b--) block_backward(k.block[b], g.block[b], tape.block[b], s.dnotebooks, s, T);
     embed_backward(g.token, g.position, s.dnotebooks, ids, T);
 }
 
@@ -983,110 +595,5 @@ inline int sample_next(const float* logits, int V, float temperature, Rng& rng) 
 }
 // END SOLUTION
 
-// ===========================================================================
-// Vocabulary
-
-// The characters of text as ids; a character the model does not know ends the program.
-[[gnu::cold]] inline std::vector<int> encode(const TinyModel& model, const std::string& text) {
-    std::vector<int> ids(text.size());
-    for (size_t i = 0; i < text.size(); i++) {
-        const size_t id = model.vocabulary.find(text[i]);
-        if (id == std::string::npos) {
-            const unsigned char c = static_cast<unsigned char>(text[i]);
-            fail(formatted(c >= 32 && c < 127 ? "character '%c' at position %zu is not in the model's vocabulary"
-                                              : "character byte 0x%02X at position %zu is not in the model's vocabulary",
-                           c, i));
-        }
-        ids[i] = int(id);
-    }
-    return ids;
-}
-
-[[gnu::cold]] inline std::string decode(const TinyModel& model, const std::vector<int>& ids) {
-    std::string text;
-    for (int id : ids) text += model.vocabulary[id];
-    return text;
-}
-
-// ===========================================================================
-// Checkpoint: "TINY", uint32 version, V, W, seats, blocks, heads, F (little-endian),
-// V bytes of vocabulary, then every knob as float32 little-endian, in the
-// order of knob_views. chapter_tiny/README.md describes it.
-
-constexpr uint32_t CHECKPOINT_VERSION = 1;
-constexpr size_t CHECKPOINT_HEADER = 4 + 7 * 4;
-
-inline void put_u32(std::string& bytes, uint32_t v) {
-    for (int i = 0; i < 4; i++) bytes += char((v >> (8 * i)) & 0xFF);
-}
-
-inline uint32_t get_u32(const std::string& bytes, size_t at) {
-    uint32_t v = 0;
-    for (int i = 0; i < 4; i++) v |= uint32_t(static_cast<unsigned char>(bytes[at + i])) << (8 * i);
-    return v;
-}
-
-[[gnu::cold]] inline std::string model_bytes(const TinyModel& model) {
-    std::string bytes = "TINY";
-    for (uint32_t v : {CHECKPOINT_VERSION, uint32_t(model.V), uint32_t(WIDTH), uint32_t(SEATS), uint32_t(BLOCKS),
-                       uint32_t(HEADS), uint32_t(HIDDEN)})
-        put_u32(bytes, v);
-    bytes += model.vocabulary;
-    for (float x : model.knobs) {
-        uint32_t bits;
-        std::memcpy(&bits, &x, 4);
-        put_u32(bytes, bits);
-    }
-    return bytes;
-}
-
-// Reads a checkpoint held in bytes into model. Returns "" when it is good,
-// otherwise what is wrong with it, as words to follow the file's name.
-[[gnu::cold]] inline std::string parse_model(const std::string& bytes, TinyModel& model) {
-    const size_t size = bytes.size();
-    if (size < 4 || bytes.compare(0, 4, "TINY") != 0)
-        return "is not a tiny model checkpoint (it does not start with the 4 bytes TINY)";
-    if (size < CHECKPOINT_HEADER)
-        return formatted("is truncated: %zu bytes, shorter than the %zu-byte header", size, CHECKPOINT_HEADER);
-    const uint32_t version = get_u32(bytes, 4);
-    if (version != CHECKPOINT_VERSION)
-        return formatted("has checkpoint version %u, but this program reads version %u", unsigned(version),
-                         unsigned(CHECKPOINT_VERSION));
-    const uint32_t V = get_u32(bytes, 8);
-    const char* names[] = {"width", "seats", "blocks", "heads", "hidden size"};
-    const int want[] = {WIDTH, SEATS, BLOCKS, HEADS, HIDDEN};
-    for (int i = 0; i < 5; i++) {
-        const uint32_t got = get_u32(bytes, 12 + 4 * i);
-        if (got != uint32_t(want[i]))
-            return formatted("says its %s is %u, but this program's model has %d", names[i], unsigned(got), want[i]);
-    }
-    if (V < 2 || V > MAX_VOCABULARY)
-        return formatted("has vocabulary size %u (it must be from 2 to %d)", unsigned(V), MAX_VOCABULARY);
-    const size_t expected = CHECKPOINT_HEADER + V + 4 * knob_count(int(V));
-    if (size < expected) return formatted("is truncated: %zu bytes, but its sizes need %zu", size, expected);
-    if (size > expected)
-        return formatted("has %zu bytes, but its sizes need %zu (%zu bytes too many)", size, expected, size - expected);
-    const char* vocabulary = bytes.data() + CHECKPOINT_HEADER;
-    for (uint32_t i = 1; i < V; i++)
-        if (static_cast<unsigned char>(vocabulary[i - 1]) >= static_cast<unsigned char>(vocabulary[i]))
-            return formatted("has a vocabulary that is not sorted and distinct at id %u", unsigned(i));
-    std::vector<float> values(knob_count(int(V)));
-    for (size_t i = 0; i < values.size(); i++) {
-        uint32_t bits = get_u32(bytes, CHECKPOINT_HEADER + V + 4 * i);
-        std::memcpy(&values[i], &bits, 4);
-        if (!is_finite(values[i])) return formatted("has knob %zu that is not a finite number", i);
-    }
-    model.vocabulary.assign(vocabulary, V);
-    model.V = int(V);
-    model.knobs = std::move(values);
-    return "";
-}
-
-[[gnu::cold]] inline TinyModel load_model(const std::string& path) {
-    TinyModel model;
-    std::string problem = parse_model(read_file(path), model);
-    if (!problem.empty()) fail(formatted("'%s' %s", path.c_str(), problem.c_str()));
-    return model;
-}
-
-[[gnu::cold]] inline void save_model(const std::string& path, const TinyModel& model) { write_file_atomic(path, model_bytes(model)); }
+// The checkpoint file (load_model, save_model, parse_model) and the letters as ids (encode, decode).
+#include "tiny_checkpoint.hpp"

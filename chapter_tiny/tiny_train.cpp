@@ -17,7 +17,7 @@
 
 #include "maths.hpp"  // square_root
 #include "team.hpp"
-#include "tiny_model.hpp"
+#include "tiny_model_fast.hpp"  // forward_fast, backward_fast: the chapter's passes, faster
 
 static const char* USAGE =
     "usage: tiny_train [options]\n"
@@ -167,9 +167,9 @@ static float batch_gradient(const TinyModel& model, const Text& text, const Sett
             const int* window = text.ids.data() + window_start(s, step, r, text.train_end);
             float* g = first ? w.grads.data() : row_grads.data() + size_t(r - floor) * P;
             std::fill(g, g + P, 0.0f);
-            forward<EightAtATime>(model, window, SEATS, w.tape);
+            forward_fast(model, window, SEATS, w.tape);
             row_loss[r] = loss_sum(w.tape, window + 1);
-            backward(model, w.tape, window, window + 1, scale, g, w.scratch, transposed.data());
+            backward_fast(model, w.tape, window, window + 1, scale, g, w.scratch, transposed.data());
             if (first) add_lanes(grads.data(), g, P);
         }
     });
@@ -194,7 +194,7 @@ static float validation_loss(const TinyModel& model, const Text& text, long coun
     team.run(count, [&](int member, long i) {
         Worker& w = workers[member];
         const int* window = text.ids.data() + text.train_end + size_t(i * all / count) * SEATS;
-        forward<EightAtATime>(model, window, SEATS, w.tape);
+        forward_fast(model, window, SEATS, w.tape);
         losses[i] = loss_sum(w.tape, window + 1);
     });
     float total = 0.0f;

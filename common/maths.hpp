@@ -22,7 +22,7 @@
 #include <cstring>
 #include <limits>
 
-// Inlined wherever it is used: the vector versions (common/lanes.hpp) would
+// Inlined wherever it is used: the vector versions (chapter_tiny/lanes.hpp) would
 // otherwise pass their vectors through memory on every call.
 #if defined(__GNUC__)
 #define ALWAYS_INLINE __attribute__((always_inline)) inline
@@ -50,7 +50,7 @@ inline double two_to(int k) {
 
 // e^r for |r| <= ln 2 / 2: its Taylor series to r^13 / 13! by Horner's rule on
 // 1/n!, each constant one correctly rounded division made at compile time. D is
-// double, or several vectors of doubles worked on together (common/lanes.hpp's
+// double, or several vectors of doubles worked on together (chapter_tiny/lanes.hpp's
 // exp_lanes): the same operations in the same order, so the same bits.
 template <class D>
 ALWAYS_INLINE D exp_series(const D& r) {

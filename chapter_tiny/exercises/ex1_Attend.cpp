@@ -1,10 +1,10 @@
-// ex1_Attend.cpp: exercise tiny.1, attend as the chapter's code.
+// ex1_Attend.cpp: exercise tiny.1, attend_forward as the chapter's code.
 // Book section: tiny.3 (exercise tiny.1)
 // Exercise: tiny.1
 //
 // Write one function (its signature is fixed; the grader calls it):
 //
-//   void attend(float* found, float* weights, const float* lookups, int T);
+//   void attend_forward(float* found, float* weights, const float* lookups, int T);
 //
 // lookups holds T letters' rows of 3 * WIDTH numbers: the letter's query in
 // numbers [0, WIDTH), its key in [WIDTH, 2 WIDTH), its value in [2 WIDTH, 3 WIDTH).
@@ -18,53 +18,27 @@
 //   weights (HEADS x T x T): weights[(h * T + t) * T + s], 0 wherever s > t.
 // Fill every entry of both: the grader hands you buffers that hold rubbish.
 //
-// main then runs your attend on what the trained model's first block looks up
+// main then runs your attend_forward on what the trained model's first block looks up
 // for the chapter's sentence, and prints where its four heads look.
 #include <cstdio>
 #include <string>
 #include <vector>
 
-#include "maths.hpp"  // square_root, absolute, FLOAT_INFINITY
+#include "maths.hpp"  // absolute
 #include "../tiny_model.hpp"
 
-void attend(float* found, float* weights, const float* lookups, int T) {
-    // BEGIN SOLUTION
-    // STUB: for (int i = 0; i < T * WIDTH; i++) found[i] = 0.0f;
-    // STUB: for (int i = 0; i < HEADS * T * T; i++) weights[i] = 0.0f;
-    // STUB: (void)lookups;
-    const float scale = 1.0f / square_root(float(SIZE));
-    for (int t = 0; t < T; t++) {
-        for (int h = 0; h < HEADS; h++) {
-            const int query = t * 3 * WIDTH + h * SIZE;
-            float* row = weights + (h * T + t) * T;
-            float biggest = -FLOAT_INFINITY;
-            for (int s = 0; s <= t; s++) {
-                const int key = s * 3 * WIDTH + WIDTH + h * SIZE;
-                float dot = 0.0f;
-                for (int i = 0; i < SIZE; i++) dot += lookups[query + i] * lookups[key + i];
-                row[s] = dot * scale;
-                if (row[s] > biggest) biggest = row[s];
-            }
-            float total = 0.0f;
-            for (int s = 0; s <= t; s++) {
-                row[s] = exp_f(row[s] - biggest);
-                total += row[s];
-            }
-            for (int s = t + 1; s < T; s++) row[s] = 0.0f;  // the causal mask: no later letter
-            float* out = found + t * WIDTH + h * SIZE;
-            for (int i = 0; i < SIZE; i++) out[i] = 0.0f;
-            for (int s = 0; s <= t; s++) {
-                row[s] /= total;
-                const int value = s * 3 * WIDTH + 2 * WIDTH + h * SIZE;
-                for (int i = 0; i < SIZE; i++) out[i] += row[s] * lookups[value + i];
-            }
-        }
-    }
-    // END SOLUTION
-}
+// Your attend_forward goes here. In the repository it is tiny_model.hpp's own,
+// which this file then uses; in the handout the header only declares it.
+// BEGIN SOLUTION: write attend_forward (the statement above says what it writes)
+// STUB: void attend_forward(float* found, float* weights, const float* lookups, int T) {
+// STUB:     for (int i = 0; i < T * WIDTH; i++) found[i] = 0.0f;
+// STUB:     for (int i = 0; i < HEADS * T * T; i++) weights[i] = 0.0f;
+// STUB:     (void)lookups;
+// STUB: }
+// END SOLUTION
 
 // ---------------------------------------------------------------------------
-// The lesson: the first block of the trained model, read by your attend.
+// The lesson: the first block of the trained model, read by your attend_forward.
 
 const char* const SENTENCE = "The bag didn't fit in the car because it was too small";
 
@@ -73,10 +47,10 @@ int main() {
     const std::vector<int> ids = encode(model, SENTENCE);
     const int T = int(ids.size());
     Tape tape(model.V);
-    forward(model, ids.data(), T, tape);  // the first block's lookups need nothing from attend
+    forward(model, ids.data(), T, tape);  // the first block's lookups need nothing from attend_forward
 
     std::vector<float> found(size_t(T) * WIDTH), weights(size_t(HEADS) * T * T);  // (T x W), (HEADS x T x T)
-    attend(found.data(), weights.data(), tape.block[0].lookups, T);
+    attend_forward(found.data(), weights.data(), tape.block[0].lookups, T);
 
     std::printf("Your attend on the first block's lookups for \"%s\" (%d letters)\n\n", SENTENCE, T);
     bool above_zero = true, rows_one = true;

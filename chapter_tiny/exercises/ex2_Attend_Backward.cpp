@@ -4,10 +4,10 @@
 //
 // Write one function (its signature is fixed; the grader calls it):
 //
-//   void attend_back(float* dlookups, const float* dfound, const float* weights,
-//                    const float* lookups, int T);
+//   void attend_backward(float* dlookups, const float* dfound, const float* weights,
+//                        const float* lookups, int T);
 //
-// attend (tiny_model.hpp's attend_forward, exercise tiny.1) made found (T x WIDTH)
+// attend_forward (tiny_model.hpp's, exercise tiny.1) made found (T x WIDTH)
 // and weights (HEADS x T x T) from lookups (T x 3 WIDTH). Given dfound, what the
 // loss says about each number of found, add into dlookups (T x 3 WIDTH) what it
 // says about each query, key and value. Add, do not overwrite. Go back through
@@ -22,43 +22,17 @@
 #include <cstdio>
 #include <vector>
 
-#include "maths.hpp"  // square_root, absolute, max_number
+#include "maths.hpp"  // absolute, max_number
 #include "../tiny_model.hpp"
 
-void attend_back(float* dlookups, const float* dfound, const float* weights, const float* lookups, int T) {
-    // BEGIN SOLUTION
-    // STUB: (void)dlookups, (void)dfound, (void)weights, (void)lookups, (void)T;
-    const float scale = 1.0f / square_root(float(SIZE));
-    for (int t = 0; t < T; t++) {
-        for (int h = 0; h < HEADS; h++) {
-            const float* row = weights + (h * T + t) * T;
-            const float* dout = dfound + t * WIDTH + h * SIZE;
-            std::vector<float> dweight(size_t(t) + 1, 0.0f);
-            float mixed = 0.0f;  // sum over s of weight[s] * dweight[s]
-            for (int s = 0; s <= t; s++) {
-                const float* value = lookups + s * 3 * WIDTH + 2 * WIDTH + h * SIZE;
-                float* dvalue = dlookups + s * 3 * WIDTH + 2 * WIDTH + h * SIZE;
-                for (int i = 0; i < SIZE; i++) {
-                    dvalue[i] += row[s] * dout[i];
-                    dweight[s] += dout[i] * value[i];
-                }
-                mixed += row[s] * dweight[s];
-            }
-            const float* query = lookups + t * 3 * WIDTH + h * SIZE;
-            float* dquery = dlookups + t * 3 * WIDTH + h * SIZE;
-            for (int s = 0; s <= t; s++) {
-                const float dscore = row[s] * (dweight[s] - mixed) * scale;
-                const float* key = lookups + s * 3 * WIDTH + WIDTH + h * SIZE;
-                float* dkey = dlookups + s * 3 * WIDTH + WIDTH + h * SIZE;
-                for (int i = 0; i < SIZE; i++) {
-                    dquery[i] += dscore * key[i];
-                    dkey[i] += dscore * query[i];
-                }
-            }
-        }
-    }
-    // END SOLUTION
-}
+// Your attend_backward goes here. In the repository it is tiny_model.hpp's own,
+// which this file then uses; in the handout the header only declares it.
+// BEGIN SOLUTION: write attend_backward (the statement above says what it adds into dlookups)
+// STUB: void attend_backward(float* dlookups, const float* dfound, const float* weights, const float* lookups,
+// STUB:                      int T) {
+// STUB:     (void)dlookups, (void)dfound, (void)weights, (void)lookups, (void)T;
+// STUB: }
+// END SOLUTION
 
 // ---------------------------------------------------------------------------
 // The lesson: your gradient of loss = sum of found times fixed random numbers,
@@ -84,7 +58,7 @@ int main() {
     std::vector<float> found(size_t(LETTERS) * WIDTH), weights(size_t(HEADS) * LETTERS * LETTERS);
     attend_forward(found.data(), weights.data(), lookups.data(), LETTERS);
     std::vector<float> dlookups(lookups.size(), 0.0f);
-    attend_back(dlookups.data(), direction.data(), weights.data(), lookups.data(), LETTERS);
+    attend_backward(dlookups.data(), direction.data(), weights.data(), lookups.data(), LETTERS);
 
     std::printf("%d letters of random lookups; loss = sum of found times fixed random numbers = %.4f\n\n", LETTERS,
                 loss_of(lookups, direction));

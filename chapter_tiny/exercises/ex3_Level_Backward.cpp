@@ -4,8 +4,8 @@
 //
 // Write one function (its signature is fixed; the grader calls it):
 //
-//   void level_back(float* din, float* dgain, float* dbias, const float* dout, const float* in,
-//                   const float* mean, const float* rstd, const float* gain, int T);
+//   void level_backward(float* din, float* dgain, float* dbias, const float* dout, const float* in,
+//                       const float* mean, const float* rstd, const float* gain, int T);
 //
 // level (tiny_model.hpp's level_forward) takes each of T rows of WIDTH numbers,
 // in (T x WIDTH), to mean 0 and spread 1, then times gain plus bias:
@@ -24,27 +24,14 @@
 #include "maths.hpp"  // absolute, max_number
 #include "../tiny_model.hpp"
 
-void level_back(float* din, float* dgain, float* dbias, const float* dout, const float* in, const float* mean,
-                const float* rstd, const float* gain, int T) {
-    // BEGIN SOLUTION
-    // STUB: (void)din, (void)dgain, (void)dbias, (void)dout, (void)in, (void)mean, (void)rstd, (void)gain, (void)T;
-    for (int t = 0; t < T; t++) {
-        const float* x = in + t * WIDTH;
-        const float* d = dout + t * WIDTH;
-        float norm[WIDTH], dnorm[WIDTH];
-        float dnorm_mean = 0.0f, dnorm_norm_mean = 0.0f;  // the row's means of dnorm and of dnorm * norm
-        for (int i = 0; i < WIDTH; i++) {
-            norm[i] = (x[i] - mean[t]) * rstd[t];
-            dnorm[i] = d[i] * gain[i];
-            dgain[i] += d[i] * norm[i];
-            dbias[i] += d[i];
-            dnorm_mean += dnorm[i] / WIDTH;
-            dnorm_norm_mean += dnorm[i] * norm[i] / WIDTH;
-        }
-        for (int i = 0; i < WIDTH; i++) din[t * WIDTH + i] += (dnorm[i] - dnorm_mean - norm[i] * dnorm_norm_mean) * rstd[t];
-    }
-    // END SOLUTION
-}
+// Your level_backward goes here. In the repository it is tiny_model.hpp's own,
+// which this file then uses; in the handout the header only declares it.
+// BEGIN SOLUTION: write level_backward (the statement above says what it adds into din, dgain and dbias)
+// STUB: void level_backward(float* din, float* dgain, float* dbias, const float* dout, const float* in,
+// STUB:                     const float* mean, const float* rstd, const float* gain, int T) {
+// STUB:     (void)din, (void)dgain, (void)dbias, (void)dout, (void)in, (void)mean, (void)rstd, (void)gain, (void)T;
+// STUB: }
+// END SOLUTION
 
 // ---------------------------------------------------------------------------
 // The lesson: loss = sum of out times fixed random numbers, your gradients
@@ -96,8 +83,8 @@ int main() {
     std::vector<float> out(ROWS * WIDTH), mean(ROWS), rstd(ROWS);
     level_forward(out.data(), mean.data(), rstd.data(), level.in.data(), level.gain.data(), level.bias.data(), ROWS);
     std::vector<float> din(ROWS * WIDTH, 0.0f), dgain(WIDTH, 0.0f), dbias(WIDTH, 0.0f);
-    level_back(din.data(), dgain.data(), dbias.data(), level.direction.data(), level.in.data(), mean.data(),
-               rstd.data(), level.gain.data(), ROWS);
+    level_backward(din.data(), dgain.data(), dbias.data(), level.direction.data(), level.in.data(), mean.data(),
+                   rstd.data(), level.gain.data(), ROWS);
 
     std::printf("level on %d rows of %d numbers (means about 0, 1, 2; spreads about 1, 2, 3)\n", ROWS, WIDTH);
     std::printf("loss = sum of out times fixed random numbers = %.4f\n\n", level.loss());

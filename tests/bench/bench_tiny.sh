@@ -17,6 +17,12 @@
 # use: no fused multiply-add) at each vector width, on 1 and 2 threads. Each
 # rate below is then also given as a share of the widest width's peak for the
 # same number of threads.
+#
+# make bench AB=path/to/other/tiny_train: also times that trainer (one built
+# from an earlier commit, say) against this build's, alternating one run of each
+# (AB_RUNS=7 of each, 1 and 2 threads; which goes first alternates too), so that
+# both see the same load on a shared machine; prints each one's median and best
+# and the new one's as a share of the other's (also the median over the pairs).
 set -u
 build=${1:-build}
 work=$(mktemp -d)
@@ -43,8 +49,8 @@ awk -v cmd="$build/tests/bench/peak" '{ sub(/:$/, "", $4); w = $2 " lane" ($2 > 
 # best of RUNS runs of 100 steps (the usual way to time code on a shared machine:
 # the fastest run is the one least held up), with all of them listed after it.
 RUNS=${RUNS:-3}
-train_rate() {  # tokens per second over 100 steps of 32 x 64, with $1 threads
-  "$build/chapter_tiny/tiny_train" --text "$work/text.txt" --out "$work/bench.tiny" --steps 100 --batch 32 \
+train_rate() {  # tokens per second over 100 steps of 32 x 64, with $1 threads (of trainer $2)
+  "${2:-$build/chapter_tiny/tiny_train}" --text "$work/text.txt" --out "$work/bench.tiny" --steps 100 --batch 32 \
     --eval-every 100 --eval-windows 1 --threads "$1" |
     awk '$1 == "step" { for (i = 1; i < NF; i++) if ($(i + 1) == "tok/s") print $i }'
 }
@@ -61,6 +67,47 @@ for threads in 1 2; do
       printf "training, %s: %.0f tokens/s  (%s)\ntraining arithmetic, %s: %.2f GFLOP/s  (%s)\ntraining share of the peak, %s: %.1f %%  (%s)\n",
              th, best, cmd, th, g, cmd, th, 100 * g / p, cmd }'
 done
+
+# A/B: the other trainer and this one, run for run. Each run gives two rates:
+# the trainer's own tokens/s (wall time), and its tokens per CPU second (user +
+# system), which moves far less when other work shares the machine.
+if [ -n "${AB:-}" ]; then
+  if [ ! -x "$AB" ]; then echo "AB=$AB: no such program (give the path of another tiny_train)"; exit 2; fi
+  AB_RUNS=${AB_RUNS:-7}
+  ab_run() {  # ab_run THREADS [PROGRAM]: "tokens/s tokens-per-CPU-second" of one run of 100 steps
+    local TIMEFORMAT='%3U %3S' rate cpu
+    { time train_rate "$@" > "$work/rate.txt"; } 2> "$work/cpu.txt"
+    rate=$(cat "$work/rate.txt"); cpu=$(awk '{ print $1 + $2 }' "$work/cpu.txt")
+    awk -v r="$rate" -v c="$cpu" 'BEGIN { printf "%s %.0f\n", r, 100 * 32 * 64 / c }'
+  }
+  median() { printf '%s\n' $1 | sort -n | awk '{ r[NR] = $1 } END { printf "%.1f", NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2 }'; }
+  best() { printf '%s\n' $1 | sort -n | tail -n 1; }
+  summary() {  # summary WHAT A-RATES B-RATES
+    local pairs
+    # Each pair of runs side by side saw about the same load: the median of B/A over the pairs, too.
+    pairs=$(paste -d ' ' <(printf '%s\n' $2) <(printf '%s\n' $3) | awk '{ print 100 * $2 / $1 }')
+    awk -v w="$1" -v am="$(median "$2")" -v ab="$(best "$2")" -v bm="$(median "$3")" -v bb="$(best "$3")" \
+        -v p="$(median "$pairs")" -v a="$2" -v b="$3" 'BEGIN {
+      printf "  %s: A median %.0f best %.0f; B median %.0f best %.0f; B/A median %.1f%%, best %.1f%%, median of the pairs %.1f%%\n",
+             w, am, ab, bm, bb, 100 * bm / am, 100 * bb / ab, p
+      printf "    A:%s\n    B:%s\n", a, b }'
+  }
+  echo "A/B, $AB_RUNS runs each of 100 steps, alternating: A = $AB, B = $build/chapter_tiny/tiny_train"
+  for threads in 1 2; do
+    a=""; b=""; a_cpu=""; b_cpu=""
+    for run in $(seq "$AB_RUNS"); do
+      if [ $((run % 2)) = 1 ]; then
+        read -r ra ca <<< "$(ab_run $threads "$AB")"; read -r rb cb <<< "$(ab_run $threads)"
+      else
+        read -r rb cb <<< "$(ab_run $threads)"; read -r ra ca <<< "$(ab_run $threads "$AB")"
+      fi
+      a="$a $ra"; b="$b $rb"; a_cpu="$a_cpu $ca"; b_cpu="$b_cpu $cb"
+    done
+    echo "A/B training, $threads thread$([ "$threads" = 1 ] || echo s):"
+    summary "tokens/s" "$a" "$b"
+    summary "tokens per CPU second" "$a_cpu" "$b_cpu"
+  done
+fi
 
 # Generation: each new letter is one forward pass over the last 64 letters.
 start=$(date +%s.%N)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/checks/chapter_tiny_tiny_train_fast.sh: the fast build of tiny_train (-mavx2 where the machine
 # has AVX2: eight floats per instruction) writes the same checkpoint bytes as the
-# portable build (at -O0, without AVX2, with common/lanes.hpp's plain struct),
+# portable build (at -O0, without AVX2, with chapter_tiny/lanes.hpp's plain struct),
 # with 1 thread and with 2. The speed work may not change one bit.
 set -u
 # The fast and portable builds are this machine's; make cross checks the goldens there instead.

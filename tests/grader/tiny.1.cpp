@@ -1,26 +1,26 @@
 // tests/grader/tiny.1.cpp: the tests of exercise tiny.1 (chapter_tiny/exercises/ex1_Attend.cpp),
-// attend on random lookups of random lengths.
+// attend_forward on random lookups of random lengths.
 // Files: chapter_tiny/shakespeare.tiny
 #include "grader.hpp"
 
 #include <limits>
 
-// What attend writes, on buffers that start full of rubbish (NaN), as the
+// What attend_forward writes, on buffers that start full of rubbish (NaN), as the
 // statement warns: the adapter gives the pointers their buffers, in the
 // student's process, and sends both back.
 struct Run {
     std::vector<float> found, weights;
 };
 GRADER_FIELDS(Run, found, weights)
-static Run run_attend(const std::vector<float>& lookups, int T) {
+static Run run_attend_forward(const std::vector<float>& lookups, int T) {
     const float rubbish = std::numeric_limits<float>::quiet_NaN();
     Run r{std::vector<float>(size_t(T) * WIDTH, rubbish), std::vector<float>(size_t(HEADS) * T * T, rubbish)};
-    attend(r.found.data(), r.weights.data(), lookups.data(), T);
+    attend_forward(r.found.data(), r.weights.data(), lookups.data(), T);
     return r;
 }
 
 // The functions the student writes (through their adapters): the tests call them in the student's process.
-#define STUDENT_FUNCTIONS(X) X(run_attend)
+#define STUDENT_FUNCTIONS(X) X(run_attend_forward)
 GRADER_STUDENT_FUNCTIONS(STUDENT_FUNCTIONS)
 
 #ifdef GRADER_CHECKER
@@ -32,7 +32,7 @@ static void hidden_found(Test& t) {
     for (int round = 0; round < 4; round++) {
         const int T = t.size(1, SEATS);
         std::vector<float> lookups = t.vector(T * 3 * WIDTH, -2.0f, 2.0f);
-        t.numbers(("found_" + std::to_string(round)).c_str(), run_attend(lookups, T).found);
+        t.numbers(("found_" + std::to_string(round)).c_str(), run_attend_forward(lookups, T).found);
     }
 }
 
@@ -40,14 +40,14 @@ static void hidden_weights(Test& t) {
     for (int round = 0; round < 4; round++) {
         const int T = t.size(1, SEATS);
         std::vector<float> lookups = t.vector(T * 3 * WIDTH, -2.0f, 2.0f);
-        t.numbers(("weights_" + std::to_string(round)).c_str(), run_attend(lookups, T).weights);
+        t.numbers(("weights_" + std::to_string(round)).c_str(), run_attend_forward(lookups, T).weights);
     }
 }
 
 static void nothing_above_the_diagonal(Test& t) {
     for (int round = 0; round < 10; round++) {
         const int T = t.size(1, SEATS);
-        Run r = run_attend(t.vector(T * 3 * WIDTH, -2.0f, 2.0f), T);
+        Run r = run_attend_forward(t.vector(T * 3 * WIDTH, -2.0f, 2.0f), T);
         for (int h = 0; h < HEADS; h++)
             for (int i = 0; i < T; i++) {
                 double sum = 0.0;
@@ -69,9 +69,9 @@ static void no_peeking(Test& t) {
     for (int round = 0; round < 5; round++) {
         const int T = t.size(2, SEATS), cut = t.size(1, T - 1);
         std::vector<float> lookups = t.vector(T * 3 * WIDTH, -2.0f, 2.0f);
-        Run before = run_attend(lookups, T);
+        Run before = run_attend_forward(lookups, T);
         for (size_t i = size_t(cut) * 3 * WIDTH; i < lookups.size(); i++) lookups[i] = t.uniform(-2.0f, 2.0f);
-        Run after = run_attend(lookups, T);
+        Run after = run_attend_forward(lookups, T);
         for (size_t i = 0; i < size_t(cut) * WIDTH; i++)
             t.expect(before.found[i] == after.found[i], "T = %d: changing letters %d and later changed what letter "
                      "%zu finds", T, cut, i / WIDTH);
@@ -89,7 +89,7 @@ static void the_model(Test& t) {
     Tape tape(model.V);
     forward(model, ids.data(), T, tape);
     std::vector<float> lookups(tape.block[0].lookups, tape.block[0].lookups + size_t(T) * 3 * WIDTH);
-    Run r = run_attend(lookups, T);
+    Run r = run_attend_forward(lookups, T);
     t.numbers("found", r.found);
     t.numbers("weights", r.weights);
 }
@@ -110,7 +110,7 @@ int main(int argc, char** argv) {
                          "add up to 1"),
         grader::property("no_peeking", 1, no_peeking, "letter t may read letters 0..t only"),
         grader::compare("the_model", 1, 1e-4, the_model,
-                        "on the trained model's lookups your attend should agree with the chapter's"),
+                        "on the trained model's lookups your attend_forward should agree with the chapter's"),
         grader::printed_output(1, "run your program: it should print what the reference prints"),
     });
 }

@@ -1,5 +1,5 @@
 // tests/grader/tiny.2.cpp: the tests of exercise tiny.2 (chapter_tiny/exercises/ex2_Attend_Backward.cpp),
-// attend_back against central finite differences.
+// attend_backward against central finite differences.
 //
 // The loss, sum of found times random numbers, is computed here again in
 // double (an attend of its own), with step 1e-5: the differences are good to
@@ -9,15 +9,15 @@
 // sign gives 1 and a missing 1/sqrt(SIZE) about 0.2.
 #include "grader.hpp"
 
-// attend_back adds into dlookups, which travels both ways; the adapter gives
+// attend_backward adds into dlookups, which travels both ways; the adapter gives
 // the pointers their buffers in the student's process.
-static void run_attend_back(std::vector<float>& dlookups, const std::vector<float>& dfound,
+static void run_attend_backward(std::vector<float>& dlookups, const std::vector<float>& dfound,
                             const std::vector<float>& weights, const std::vector<float>& lookups, int T) {
-    attend_back(dlookups.data(), dfound.data(), weights.data(), lookups.data(), T);
+    attend_backward(dlookups.data(), dfound.data(), weights.data(), lookups.data(), T);
 }
 
 // The functions the student writes (through their adapters): the tests call them in the student's process.
-#define STUDENT_FUNCTIONS(X) X(run_attend_back)
+#define STUDENT_FUNCTIONS(X) X(run_attend_backward)
 GRADER_STUDENT_FUNCTIONS(STUDENT_FUNCTIONS)
 
 #ifdef GRADER_CHECKER
@@ -59,7 +59,7 @@ static void check_part(Test& t, int part) {
         std::vector<float> found(size_t(T) * WIDTH), weights(size_t(HEADS) * T * T);
         attend_forward(found.data(), weights.data(), lookups.data(), T);  // the reference's forward pass
         std::vector<float> dlookups(lookups.size(), 0.0f);
-        run_attend_back(dlookups, direction, weights, lookups, T);
+        run_attend_backward(dlookups, direction, weights, lookups, T);
         std::vector<double> wide(lookups.begin(), lookups.end()), analytic, numeric;
         for (int s = 0; s < T; s++)
             for (int i = 0; i < WIDTH; i++) {
@@ -91,11 +91,11 @@ static void adds_into(Test& t) {
     attend_forward(found.data(), weights.data(), lookups.data(), T);
     std::vector<float> fresh(lookups.size(), 0.0f), filled = t.vector(T * 3 * WIDTH);
     const std::vector<float> before = filled;
-    run_attend_back(fresh, direction, weights, lookups, T);
-    run_attend_back(filled, direction, weights, lookups, T);
+    run_attend_backward(fresh, direction, weights, lookups, T);
+    run_attend_backward(filled, direction, weights, lookups, T);
     double moved = 0.0;
     for (float g : fresh) moved += std::fabs(g);
-    t.expect(moved > 0.0, "attend_back added nothing to dlookups");
+    t.expect(moved > 0.0, "attend_backward added nothing to dlookups");
     for (size_t i = 0; i < fresh.size(); i++)
         t.expect(std::fabs(filled[i] - before[i] - fresh[i]) <= 1e-5f * (1.0f + std::fabs(fresh[i])),
                  "dlookups[%zu] held %g and should have grown by %g, but became %g", i, double(before[i]),

@@ -1,5 +1,5 @@
 // tests/grader/tiny.3.cpp: the tests of exercise tiny.3 (chapter_tiny/exercises/ex3_Level_Backward.cpp),
-// level_back against central finite differences.
+// level_backward against central finite differences.
 //
 // The loss, sum of out times random numbers, is computed here again in double
 // (a level of its own), with step 1e-5. Threshold 1e-3 of the part's size
@@ -7,16 +7,16 @@
 // above float rounding, far below a wrong sign (1) or a missing term of din (0.1 or more).
 #include "grader.hpp"
 
-// level_back adds into din, dgain and dbias, which travel both ways; the
+// level_backward adds into din, dgain and dbias, which travel both ways; the
 // adapter gives the pointers their buffers in the student's process.
-static void run_level_back(std::vector<float>& din, std::vector<float>& dgain, std::vector<float>& dbias,
+static void run_level_backward(std::vector<float>& din, std::vector<float>& dgain, std::vector<float>& dbias,
                            const std::vector<float>& dout, const std::vector<float>& in, const std::vector<float>& mean,
                            const std::vector<float>& rstd, const std::vector<float>& gain, int T) {
-    level_back(din.data(), dgain.data(), dbias.data(), dout.data(), in.data(), mean.data(), rstd.data(), gain.data(), T);
+    level_backward(din.data(), dgain.data(), dbias.data(), dout.data(), in.data(), mean.data(), rstd.data(), gain.data(), T);
 }
 
 // The functions the student writes (through their adapters): the tests call them in the student's process.
-#define STUDENT_FUNCTIONS(X) X(run_level_back)
+#define STUDENT_FUNCTIONS(X) X(run_level_backward)
 GRADER_STUDENT_FUNCTIONS(STUDENT_FUNCTIONS)
 
 #ifdef GRADER_CHECKER
@@ -65,7 +65,7 @@ static void check_part(Test& t, int part) {
         std::vector<float> out(c.in.size()), mean(size_t(c.T)), rstd(size_t(c.T));
         level_forward(out.data(), mean.data(), rstd.data(), c.in.data(), c.gain.data(), c.bias.data(), c.T);
         std::vector<float> din(c.in.size(), 0.0f), dgain(WIDTH, 0.0f), dbias(WIDTH, 0.0f);
-        run_level_back(din, dgain, dbias, c.direction, c.in, mean, rstd, c.gain, c.T);
+        run_level_backward(din, dgain, dbias, c.direction, c.in, mean, rstd, c.gain, c.T);
         std::vector<double> x[3] = {{c.in.begin(), c.in.end()}, {c.gain.begin(), c.gain.end()},
                                     {c.bias.begin(), c.bias.end()}};
         const std::vector<float>* grads[3] = {&din, &dgain, &dbias};
@@ -97,15 +97,15 @@ static void adds_into(Test& t) {
     std::vector<float> din(c.in.size(), 0.0f), dgain(WIDTH, 0.0f), dbias(WIDTH, 0.0f);
     std::vector<float> din2 = t.vector(c.T * WIDTH), dgain2 = t.vector(WIDTH), dbias2 = t.vector(WIDTH);
     const std::vector<float> held[3] = {din2, dgain2, dbias2};
-    run_level_back(din, dgain, dbias, c.direction, c.in, mean, rstd, c.gain, c.T);
-    run_level_back(din2, dgain2, dbias2, c.direction, c.in, mean, rstd, c.gain, c.T);
+    run_level_backward(din, dgain, dbias, c.direction, c.in, mean, rstd, c.gain, c.T);
+    run_level_backward(din2, dgain2, dbias2, c.direction, c.in, mean, rstd, c.gain, c.T);
     const std::vector<float>* fresh[3] = {&din, &dgain, &dbias};
     const std::vector<float>* filled[3] = {&din2, &dgain2, &dbias2};
     const char* names[3] = {"din", "dgain", "dbias"};
     for (int k = 0; k < 3; k++) {
         double moved = 0.0;
         for (float g : *fresh[k]) moved += std::fabs(g);
-        t.expect(moved > 0.0, "level_back added nothing to %s", names[k]);
+        t.expect(moved > 0.0, "level_backward added nothing to %s", names[k]);
         for (size_t i = 0; i < fresh[k]->size(); i++) {
             const float want = held[k][i] + (*fresh[k])[i];
             t.expect(std::fabs((*filled[k])[i] - want) <= 1e-5f * (1.0f + std::fabs(want)), "%s[%zu] held %g and "

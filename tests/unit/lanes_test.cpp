@@ -1,4 +1,4 @@
-// tests/unit/lanes_test.cpp: exp_lanes (common/lanes.hpp), one vector at a time and
+// tests/unit/lanes_test.cpp: exp_lanes (chapter_tiny/lanes.hpp), one vector at a time and
 // four at a time (exp_lanes_all), gives exp_f's bits in every lane: the floats in exp_f's working range, both ends and past them,
 // infinities, quiet NaNs and zeros.
 //
@@ -14,7 +14,7 @@
 #include <string>
 
 #include "check.hpp"
-#include "lanes.hpp"
+#include "../../chapter_tiny/lanes.hpp"
 
 static uint32_t bits(float x) {
     uint32_t b;

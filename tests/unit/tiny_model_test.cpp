@@ -1,6 +1,8 @@
-// tests/unit/tiny_model_test.cpp: the tiny model's hand-written gradients against
-// finite differences, for every knob tensor, and its checkpoint file: a bit-exact
-// round trip, and the loader rejecting broken files with the right reason.
+// tests/unit/tiny_model_test.cpp: the tiny model's hand-written gradients (the plain
+// backward of chapter_tiny/tiny_model.hpp, as the chapter's reader reads it)
+// against finite differences, for every knob tensor, and its checkpoint file: a
+// bit-exact round trip, and the loader rejecting broken files with the right
+// reason. (tests/unit/tiny_fast_test.cpp: the fast passes give the same bits.)
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -193,124 +195,9 @@ static void attention_rows() {
     check(std::memcmp(probs.data(), tape.probs, 4 * probs.size()) == 0, "a shorter sequence gives the same first rows");
 }
 
-// The fast loops (matrix tiles, attention and level eight rows at a time) give the
-// same bits as the plain loops they replace, at sizes that leave every kind
-// of remainder (rows not a multiple of 4, columns not a multiple of 8 or 16).
-static bool same_bits(const float* a, const float* b, size_t n) { return std::memcmp(a, b, 4 * n) == 0; }
-
-static void fast_loops_match_plain_loops() {
-    Rng rng(11);
-    auto randoms = [&rng](size_t n, float spread) {
-        std::vector<float> x(n);
-        for (float& v : x) v = spread * rng.normal();
-        return x;
-    };
-    const int shapes[][3] = {{64, 32, 96}, {64, 128, 32}, {5, 7, 21}, {13, 32, 65}, {1, 3, 8}, {6, 65, 17}};
-    bool forward_same = true, fresh_same = true, backward_same = true;
-    for (const auto& shape : shapes) {
-        const int T = shape[0], K = shape[1], N = shape[2];
-        std::vector<float> in = randoms(size_t(T) * K, 1.0f), M = randoms(size_t(K) * N, 1.0f);
-        std::vector<float> dout = randoms(size_t(T) * N, 1.0f);
-        std::vector<float> out = randoms(size_t(T) * N, 1.0f), want = out;  // out += in · M
-        multiply_forward(out.data(), in.data(), M.data(), T, K, N);
-        multiply_plain(want.data(), in.data(), M.data(), T, K, N);
-        forward_same = forward_same && same_bits(out.data(), want.data(), out.size());
-        std::vector<float> fresh = randoms(size_t(T) * N, 1.0f), want_fresh(size_t(T) * N, 0.0f);  // fresh = in · M
-        multiply_forward_fresh(fresh.data(), in.data(), M.data(), T, K, N);
-        multiply_plain(want_fresh.data(), in.data(), M.data(), T, K, N);
-        fresh_same = fresh_same && same_bits(fresh.data(), want_fresh.data(), fresh.size());
-        std::vector<float> dM = randoms(size_t(K) * N, 1.0f), want_dM = dM;  // dM += in^T · dout
-        multiply_backward(dM.data(), in.data(), dout.data(), T, K, N);
-        for (int k = 0; k < K; k++)
-            for (int j = 0; j < N; j++)
-                for (int t = 0; t < T; t++)
-                    want_dM[size_t(k) * N + j] += in[size_t(t) * K + k] * dout[size_t(t) * N + j];
-        backward_same = backward_same && same_bits(dM.data(), want_dM.data(), dM.size());
-    }
-    check(forward_same, "multiply_forward's tiles give the plain loop's bits");
-    check(fresh_same, "multiply_forward_fresh's tiles give the plain loop's bits from zero");
-    check(backward_same, "multiply_backward's tiles give the plain loop's bits");
-
-    bool attend_same = true, attend_backward_same = true;
-    for (int T : {1, 2, 7, 8, 9, 12, 31, 64}) {
-        std::vector<float> lookups = randoms(size_t(SEATS) * 3 * WIDTH, 2.0f), dfound = randoms(SEATS * WIDTH, 1.0f);
-        std::vector<float> found(SEATS * WIDTH), weights(HEADS * SEATS * SEATS, 1.0f);
-        std::vector<float> found_lanes(SEATS * WIDTH), by_key(HEADS * SEATS * SEATS, 2.0f);  // [h][s][t]
-        attend_forward(found.data(), weights.data(), lookups.data(), T);
-        attend_forward_lanes(found_lanes.data(), by_key.data(), lookups.data(), T);
-        attend_same = attend_same && same_bits(found.data(), found_lanes.data(), size_t(T) * WIDTH);
-        for (int h = 0; h < HEADS; h++)
-            for (int t = 0; t < T; t++)
-                for (int s = 0; s <= t; s++)
-                    attend_same = attend_same && same_bits(&weights[(h * T + t) * T + s], &by_key[(h * SEATS + s) * SEATS + t], 1);
-        std::vector<float> dlookups(size_t(SEATS) * 3 * WIDTH, 0.0f), dlookups_lanes = dlookups;
-        attend_backward(dlookups.data(), dfound.data(), weights.data(), lookups.data(), T);
-        attend_backward_lanes(dlookups_lanes.data(), dfound.data(), by_key.data(), lookups.data(), T);
-        attend_backward_same =
-            attend_backward_same && same_bits(dlookups.data(), dlookups_lanes.data(), size_t(T) * 3 * WIDTH);
-    }
-    check(attend_same, "attend_forward_lanes gives attend_forward's weights and found, bit for bit");
-
-    bool level_same = true, level_backward_same = true;
-    for (int T : {1, 3, 8, 13, 64}) {
-        std::vector<float> in = randoms(size_t(T) * WIDTH, 3.0f), gain = randoms(WIDTH, 1.0f), bias = randoms(WIDTH, 1.0f);
-        std::vector<float> out(size_t(T) * WIDTH), mean(T), rstd(T), out_lanes = out, mean_lanes = mean, rstd_lanes = rstd;
-        level_forward(out.data(), mean.data(), rstd.data(), in.data(), gain.data(), bias.data(), T);
-        level_forward_lanes(out_lanes.data(), mean_lanes.data(), rstd_lanes.data(), in.data(), gain.data(), bias.data(),
-                            T);
-        level_same = level_same && same_bits(out.data(), out_lanes.data(), out.size()) &&
-                     same_bits(mean.data(), mean_lanes.data(), T) && same_bits(rstd.data(), rstd_lanes.data(), T);
-        std::vector<float> dout = randoms(size_t(T) * WIDTH, 1.0f), din = randoms(size_t(T) * WIDTH, 1.0f);
-        std::vector<float> dgain = randoms(WIDTH, 1.0f), dbias = randoms(WIDTH, 1.0f);
-        std::vector<float> din_lanes = din, dgain_lanes = dgain, dbias_lanes = dbias;
-        level_backward(din.data(), dgain.data(), dbias.data(), dout.data(), in.data(), mean.data(), rstd.data(),
-                       gain.data(), T);
-        level_backward_lanes(din_lanes.data(), dgain_lanes.data(), dbias_lanes.data(), dout.data(), in.data(),
-                             mean.data(), rstd.data(), gain.data(), T);
-        level_backward_same = level_backward_same && same_bits(din.data(), din_lanes.data(), din.size()) &&
-                              same_bits(dgain.data(), dgain_lanes.data(), WIDTH) &&
-                              same_bits(dbias.data(), dbias_lanes.data(), WIDTH);
-    }
-    check(level_same, "level_forward_lanes gives level_forward's bits");
-    check(level_backward_same, "level_backward_lanes gives level_backward's bits");
-    check(attend_backward_same, "attend_backward_lanes gives attend_backward's gradients, bit for bit");
-
-    // The whole forward pass both ways (GELU and softmax among its layers):
-    // every number on the two tapes the same.
-    TinyModel model = new_model("abcdefghijklmnopq", rng);
-    for (float& x : model.knobs) x += 0.5f * rng.normal();
-    bool forward_passes_same = true;
-    for (int T : {1, 7, 13, 64}) {
-        std::vector<int> ids(T);
-        for (int& id : ids) id = rng.below(model.V);
-        Tape one(model.V), eight(model.V);
-        forward<OneAtATime>(model, ids.data(), T, one);
-        forward<EightAtATime>(model, ids.data(), T, eight);
-        forward_passes_same = forward_passes_same && same_bits(one.floats.data(), eight.floats.data(), one.floats.size());
-    }
-    check(forward_passes_same, "forward<OneAtATime> and forward<EightAtATime> fill the same tape, bit for bit");
-
-    // forward_last: the last letter's logits and probabilities as forward's, both ways.
-    bool last_same = true;
-    for (int T : {1, 5, 9, 33, 64}) {
-        std::vector<int> ids(T);
-        for (int& id : ids) id = rng.below(model.V);
-        Tape whole(model.V), one(model.V), eight(model.V);
-        forward(model, ids.data(), T, whole);
-        forward_last<OneAtATime>(model, ids.data(), T, one);
-        forward_last<EightAtATime>(model, ids.data(), T, eight);
-        const size_t row = size_t(T - 1) * model.V;
-        for (const Tape* tape : {&one, &eight})
-            last_same = last_same && same_bits(whole.logits + row, tape->logits + row, model.V) &&
-                        same_bits(whole.probs + row, tape->probs + row, model.V);
-    }
-    check(last_same, "forward_last gives forward's logits and probabilities after the last letter, bit for bit");
-}
-
 int main() {
     gradient_check();
     checkpoint_round_trip();
     attention_rows();
-    fast_loops_match_plain_loops();
     return check_summary("tiny_model_test");
 }

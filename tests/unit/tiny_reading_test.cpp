@@ -17,8 +17,8 @@ int main() {
     check(T == 54, "the chapter's sentence has 54 characters");
     Tape tape(model.V);
     forward(model, ids.data(), T, tape);
-    // The tape keeps each head's weights by key: [head][s][t], how much t reads s.
-    auto raw = [&tape](int b, int h, int t, int s) { return tape.block[b].weights[(h * SEATS + s) * SEATS + t]; };
+    // The tape keeps each head's weights as attend_forward writes them: [head][t][s], how much t reads s.
+    auto raw = [&tape, T](int b, int h, int t, int s) { return tape.block[b].weights[(h * T + t) * T + s]; };
 
     // Every head: 0 above the diagonal, each row sums to 1 within float rounding.
     for (int b = 0; b < BLOCKS; b++)

@@ -2,4 +2,4 @@
 # Wrong: the keys read from the values' numbers (offset 2 WIDTH instead of WIDTH).
 # Loses: hidden_found hidden_weights the_model printed_output
 # Keeps: nothing_above_the_diagonal no_peeking
-s|const int key = s \* 3 \* WIDTH + WIDTH + h \* SIZE;|const int key = s * 3 * WIDTH + 2 * WIDTH + h * SIZE;|
+s|const float\* key = lookups + s \* 3 \* WIDTH + WIDTH + h \* SIZE;|const float* key = lookups + s * 3 * WIDTH + 2 * WIDTH + h * SIZE;|

@@ -1,4 +1,4 @@
-// common/lanes.hpp: eight floats worked on at once.
+// chapter_tiny/lanes.hpp: eight floats worked on at once.
 //
 // A Lanes value holds eight independent floats; + - * / work lane by lane (a
 // float on one side stands for eight copies of itself), so
@@ -70,6 +70,35 @@ inline void add_lanes(float* into, const float* x, size_t n) {
     for (; i + LANES <= n; i += LANES) store_lanes(into + i, load_lanes(into + i) + load_lanes(x + i));
     for (; i < n; i++) into[i] += x[i];
 }
+
+// rows[0..7] become their transpose: afterwards rows[i][j] is what rows[j][i]
+// was. It moves floats and computes nothing, so no bit changes.
+#if defined(__GNUC__) && !defined(LANES_PLAIN) && (defined(__clang__) || __GNUC__ >= 12)  // __builtin_shufflevector
+inline void transpose_lanes(Lanes* r) {
+    // Three rounds of shuffles, as with AVX's unpack, shuffle and permute: pairs, fours, halves.
+    Lanes a[8], b[8];
+    UNROLLED for (int i = 0; i < 8; i += 2) {
+        a[i] = __builtin_shufflevector(r[i], r[i + 1], 0, 8, 1, 9, 4, 12, 5, 13);
+        a[i + 1] = __builtin_shufflevector(r[i], r[i + 1], 2, 10, 3, 11, 6, 14, 7, 15);
+    }
+    UNROLLED for (int i = 0; i < 8; i += 4)
+        UNROLLED for (int j = 0; j < 2; j++) {
+            b[i + 2 * j] = __builtin_shufflevector(a[i + j], a[i + j + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+            b[i + 2 * j + 1] = __builtin_shufflevector(a[i + j], a[i + j + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+        }
+    UNROLLED for (int i = 0; i < 4; i++) {
+        r[i] = __builtin_shufflevector(b[i], b[i + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+        r[i + 4] = __builtin_shufflevector(b[i], b[i + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+    }
+}
+#else
+inline void transpose_lanes(Lanes* r) {
+    Lanes t[LANES];
+    for (int i = 0; i < LANES; i++)
+        for (int j = 0; j < LANES; j++) t[i][j] = r[j][i];
+    for (int i = 0; i < LANES; i++) r[i] = t[i];
+}
+#endif
 
 // exp_f in every lane of x[0], ..., x[n-1], one lane at a time: the bits of
 // exp_lanes below, slower, but far less code (the plain build's exp_lanes).

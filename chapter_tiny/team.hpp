@@ -1,4 +1,4 @@
-// common/team.hpp: threads that stay for a whole run and share out rows of work.
+// chapter_tiny/team.hpp: threads that stay for a whole run and share out rows of work.
 //
 //   Team team(threads);   // threads - 1 helper threads; the caller's own thread is member 0
 //   team.run(rows, [&](int member, long row) { ... });  // each row once; returns when all are done
