@@ -4,7 +4,8 @@
 # the reference scores full marks, the handout's starter compiles and scores
 # below full, a program that only prints the golden text scores at most the
 # printed-output test's points, every wrong solution in tests/grader/wrong/
-# loses the tests it names, and no solution line is in the handout. The seed
+# loses the tests it names, no solution line is in the handout, and then the
+# attack suite (tests/grader/attacks.sh, not counted unless ATTACKS_STRICT=1). The seed
 # is random unless SEED is given; it is printed, so a failure can be replayed.
 set -u
 export LC_ALL=C
@@ -42,5 +43,18 @@ for id in $ids; do
   [ "$wrongs" -gt 0 ] || failed "$id: no wrong solution in tests/grader/wrong/$id-*.sed"
 done
 in_parallel "${jobs[@]}"
+
+# The attack suite (tests/grader/attacks.sh) at this seed and the next. Until the
+# grader that meets its rules lands, its failures are reported here without
+# failing the check; ATTACKS_STRICT=1 counts them.
+bash tests/grader/attacks.sh --seed "$SEED" > "$work/attacks.log" 2>&1
+attacks_status=$?
+echo "check-exercises-all: the attack suite (bash tests/grader/attacks.sh --seed $SEED):"
+grep -E '^(FAILED|pending|skipped):|^attacks:' "$work/attacks.log" | sed 's/^/    /'
+if [ "$attacks_status" -ne 0 ]; then
+  if [ "${ATTACKS_STRICT:-0}" = 1 ]; then failed "the attack suite: $(tail -n 1 "$work/attacks.log")"
+  else echo "check-exercises-all: the attack suite's failures are not counted yet (ATTACKS_STRICT=1 counts them)"
+  fi
+fi
 echo "check-exercises-all: $failures failed (seed $SEED)"
 [ "$failures" -eq 0 ]
