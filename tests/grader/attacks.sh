@@ -135,6 +135,9 @@ attack_job() {  # attack_job N ATTACK ID
   export STARTER=$work/base/$id/starter/$name SOLVED=$work/base/$id/solved/$name ROOT=$root
   case "$attack" in
     *.sh) why=$(bash "$attack" "$id" "$file" "$dir/sub" 2>&1) ;;
+    *.sed)
+      why=$(sed -f "$attack" "$SOLVED" 2>&1 > "$dir/sub/$name") &&
+        if cmp -s "$SOLVED" "$dir/sub/$name"; then why="it changes nothing in the solved exercise"; false; fi ;;
     *) why=$(apply_bodies "$attack" "$STARTER" "$dir/sub/$name" 2>&1) ;;
   esac
   case $? in
