@@ -118,6 +118,9 @@ base_job() {  # base_job ID
   mkdir -p "$dir/starter" "$dir/solved"
   cut_solutions "$file" > "$dir/starter/$(basename "$file")"
   solved_exercise "$id" "$file" > "$dir/solved/$(basename "$file")"
+  # The handout's headers (regions cut), for the compile check of attack_job.
+  mkdir -p "$dir/handout/file"
+  for header in $(needed_headers "$file"); do cut_solutions "$header" "$id" > "$dir/handout/$(basename "$header")"; done
   for s in $seeds; do grade_once "$dir" "$s" "$dir/starter/$(basename "$file")"; done
   for s in $seeds; do terminal_total "$(record "$dir" "$s.log")" > "$(record "$dir" "$s.total")"; done
 }
@@ -147,6 +150,17 @@ attack_job() {  # attack_job N ATTACK ID
     *) echo "FAILED: $what $id: the attack could not be made: $why" >> "$(record "$dir" lines)"; return ;;
   esac
   sub=$dir/sub/$name
+  # A lookup, wrong or right answer is a student's file: it must build against
+  # the handout's headers with the project's warnings, or it proves nothing.
+  case "$kind" in lookup | wrong | right)
+    cp "$sub" "$work/base/$id/handout/file/$n.cpp"
+    if ! ${CXX:-g++} -std=c++17 -fsyntax-only -Wall -Wextra -Wpedantic -Werror -I"$work/base/$id/handout" \
+        "$work/base/$id/handout/file/$n.cpp" > "$dir/compile.log" 2>&1; then
+      echo "FAILED: $what $id: the attack does not build against the handout's headers: $(grep -m 1 'error' "$dir/compile.log")" >> "$(record "$dir" lines)"
+      return
+    fi ;;
+  esac
+  [ -f "$dir/sub/.name" ] && sub=$dir/sub/$(cat "$dir/sub/.name")  # a generator that names it otherwise
   # Attacks that may write into the reference's build get a copy of it.
   cache=$GRADER_CACHE
   if [ "$kind" = takeover ] || [ "$kind" = gradescope ]; then
