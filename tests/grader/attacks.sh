@@ -190,9 +190,7 @@ judge() {
     "under 30%") [ $((got * 10)) -lt $((max * 3)) ] || ok=0 ;;
     rejected) [ "$got" -eq 0 ] || ok=0 ;;
     "no gain") note=", starter $base"; [ -n "$base" ] && [ "$got" -le "${base%/*}" ] || ok=0 ;;
-    # A plausible wrong answer at 0 is more likely a broken attack (one that does
-    # not compile) than a caught one: it must keep the points it earns.
-    "below full") [ "$got" -lt "$max" ] && [ "$got" -gt 0 ] || ok=0; [ "$got" -eq 0 ] && note=", 0 points: does the attack compile?" ;;
+    "below full") [ "$got" -lt "$max" ] || ok=0 ;;  # (that it builds is checked in attack_job)
     full) [ "$got" -eq "$max" ] || ok=0 ;;
     *) echo "FAILED: $what $id: unknown rule '$rule'"; return ;;
   esac

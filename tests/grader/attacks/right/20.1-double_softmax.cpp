@@ -20,7 +20,7 @@
             s[j] = d;
             if (d > biggest) biggest = d;
         }
-        for (int j = 0; j < X.rows; j++) total += (s[j] = std::exp(s[j] - biggest));
+        for (int j = 0; j < X.rows; j++) total += (s[j] = exp_d(s[j] - biggest));
         for (int j = 0; j < X.rows; j++) a.weights(i, j) = float(s[j] / total);
         for (int k = 0; k < X.cols; k++) {
             double blend = 0.0;

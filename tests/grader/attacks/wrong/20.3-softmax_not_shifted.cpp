@@ -10,7 +10,7 @@
     a.weights = matmul(a.Q, transpose(a.K));
     for (int i = 0; i < a.weights.rows; i++) {
         float total = 0.0f;
-        for (int j = 0; j < a.weights.cols; j++) total += (a.weights(i, j) = std::exp(a.weights(i, j)));
+        for (int j = 0; j < a.weights.cols; j++) total += (a.weights(i, j) = exp_f(a.weights(i, j)));
         for (int j = 0; j < a.weights.cols; j++) a.weights(i, j) /= total;
     }
     a.out = matmul(a.weights, a.V);
