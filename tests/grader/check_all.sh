@@ -5,8 +5,8 @@
 # below full, a program that only prints the golden text scores at most the
 # printed-output test's points, every wrong solution in tests/grader/wrong/
 # loses the tests it names, every right one in tests/grader/right/ (a right
-# answer written differently) scores full marks, and no solution line is in
-# the handout. The seed
+# answer written differently) scores full marks, no solution line is in the
+# handout, and then the attack suite (tests/grader/attacks.sh). The seed
 # is random unless SEED is given; it is printed, so a failure can be replayed.
 set -u
 export LC_ALL=C
@@ -47,5 +47,13 @@ for id in $ids; do
   done
 done
 in_parallel "${jobs[@]}"
+
+# The attack suite (tests/grader/attacks.sh) at this seed and the next: every
+# hostile submission must gain nothing.
+bash tests/grader/attacks.sh --seed "$SEED" > "$work/attacks.log" 2>&1
+attacks_status=$?
+echo "check-exercises-all: the attack suite (bash tests/grader/attacks.sh --seed $SEED):"
+grep -E '^(FAILED|pending|skipped):|^attacks:' "$work/attacks.log" | sed 's/^/    /'
+[ "$attacks_status" -eq 0 ] || failed "the attack suite: $(tail -n 1 "$work/attacks.log")"
 echo "check-exercises-all: $failures failed (seed $SEED)"
 [ "$failures" -eq 0 ]
