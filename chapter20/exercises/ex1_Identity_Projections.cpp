@@ -13,9 +13,14 @@
 //     chapter 19's attention over the rows of X (n x d), with no projections:
 //     weights (n x n), row i the softmax of x_i . x_j over every j, and out
 //     (n x d), row i the blend of the rows x_j by row i's weights. Only the
-//     weights and out fields are read. Use dot and softmax from matrix.hpp.
-// The grader calls both on random sizes and random sequences; main prints the
-// lesson, which checks that the two computations agree.
+//     weights and out fields are read. Use dot and softmax from matrix.hpp
+//     (its softmax subtracts the row's largest score before exp, so scores in
+//     the hundreds do not overflow; a softmax of your own must do the same).
+//     Compute it yourself, from the rows of X: not with self_attention or any
+//     projection, since main checks your answer against self_attention(X, I, I, I).
+// The grader calls both on random sizes and random sequences, some with
+// entries up to 5 (scores up to 150); main prints the lesson, which checks that
+// the two computations agree.
 #include <cstdio>
 
 #include "attention109.hpp"

@@ -10,14 +10,17 @@
 // You write:
 //   Matrix one_number_weights(const std::vector<float>& queries, const std::vector<float>& keys);
 //     attention weights with d_k = 1: (queries.size() x keys.size()), row i
-//     the softmax over j of the scores queries[i] * keys[j].
+//     the softmax over j of the scores queries[i] * keys[j]. Use softmax from
+//     matrix.hpp, which subtracts the row's largest score before exp: the
+//     grader's products reach the hundreds, where exp of a raw score overflows
+//     (a softmax of your own must subtract the largest too).
 //   Trend trend(const std::vector<float>& w);
 //     RISING if every entry of w is larger than the one before, FALLING if
 //     every entry is smaller, FLAT if all are equal, MIXED otherwise (a w of
 //     one entry is RISING, as every entry after the first is larger).
 // The grader calls both on random one-number queries and keys of random
-// lengths, and checks that every row is monotone in the key; main prints the
-// lesson.
+// lengths, and checks that every row rises (q > 0) or falls (q < 0) strictly
+// with the key; main prints the lesson.
 #include <cstdio>
 #include <string>
 #include <vector>

@@ -17,7 +17,9 @@
 // every key (no 1/sqrt(d_k), as in listing 109), and out (n_dec x d_v), row i
 // the blend of the values by row i's weights. matrix.hpp has matmul,
 // transpose and softmax_rows. The grader calls it on this file's sentences and
-// on random sequences of random sizes; main prints the lesson.
+// on random sequences of random sizes, some with scores up to 1000: the softmax
+// must subtract each row's largest score before exp (softmax_rows does; a
+// softmax of your own must too). main prints the lesson.
 #include <cstdio>
 #include <initializer_list>
 

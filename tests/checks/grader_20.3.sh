@@ -46,9 +46,9 @@ misbehave() {  # misbehave NAME CODE MESSAGE
   { echo '#include <chrono>'; echo '#include <thread>'
     sed "/\/\/ BEGIN SOLUTION/a\\    if (encoder.rows != 5) { $2 }" "$reference"; } > "$file"
   grade 20.3 "$file" "$log"
-  if [ "$(test_score "$log" book_input)" = 2/2 ] && [ "$(test_score "$log" printed_output)" = 2/2 ] &&
-     [ "$(test_score "$log" hidden_inputs)" = 0/3 ] && grep -q "hidden_inputs .*$3" "$log" && [ "$(total_of "$log")" = 4/10 ]; then
-    ok "a program that $1 loses the hidden tests with '$3' and keeps the rest (4/10)"
+  if [ "$(test_score "$log" book_input)" = 1/1 ] && [ "$(test_score "$log" printed_output)" = 1/1 ] &&
+     [ "$(test_score "$log" hidden_inputs)" = 0/4 ] && grep -q "hidden_inputs .*$3" "$log" && [ "$(total_of "$log")" = 2/10 ]; then
+    ok "a program that $1 loses the hidden tests with '$3' and keeps the rest (2/10)"
   else failed "a program that $1 should lose the hidden tests with '$3'" "$log"; fi
 }
 in_parallel "misbehave crashes 'volatile int* p = nullptr; *p = 1;' 'segmentation fault'" \
@@ -184,15 +184,15 @@ cp -R "$work/gradescope" "$work/ag/source" && cp -R "$work/gradescope" "$work/ag
 cp "$work/variants/20.3-scaled_scores.cpp" "$work/ag/submission/ex3_Cross_Attention.cpp"
 TMPDIR=$work/tmp AUTOGRADER=$work/ag bash "$work/ag/source/run_autograder" > "$work/ag.log" 2>&1
 fail_json=$work/ag/results/results.json
-if "$tool" check-json "$fail_json" > "$work/json.log" 2>&1 && grep -q '"score": 3,' "$fail_json" &&
-   grep -q '^3/10 points$' "$work/ag/results/report.txt" &&
+if "$tool" check-json "$fail_json" > "$work/json.log" 2>&1 && grep -q '"score": 0,' "$fail_json" &&
+   grep -q '^0/10 points$' "$work/ag/results/report.txt" &&
    grep -q '"status": "failed", "output": "weights (3 x 5)' "$fail_json" && grep -q 'Hint: ' "$fail_json"; then
-  ok "run_autograder grades /autograder/submission into a valid results.json (3/10 there and on the terminal, failed tests with message and hint)"
+  ok "run_autograder grades /autograder/submission into a valid results.json (0/10 there and on the terminal, failed tests with message and hint)"
 else failed "run_autograder on a wrong solution" "$work/ag.log"; fi
 # What the student sees: a hidden test's pass or fail and hint, no seed, no
 # hidden numbers; the teacher's test (hidden) has them.
 student_view=$(sed -n '/"visibility": "hidden"/!p' "$fail_json")
-if printf '%s' "$student_view" | grep -q '"name": "hidden_inputs", "score": 0, "max_score": 3, "status": "failed", "output": "failed on inputs that are not shown' &&
+if printf '%s' "$student_view" | grep -q '"name": "hidden_inputs", "score": 0, "max_score": 4, "status": "failed", "output": "failed on inputs that are not shown' &&
    ! printf '%s' "$student_view" | grep -q 'Seed [0-9]' && ! printf '%s' "$student_view" | grep -q 'case1' &&
    grep '"visibility": "hidden"' "$fail_json" | grep -q 'Seed [0-9].*case1'; then
   ok "results.json shows the student no seed and no hidden input's numbers; the teacher's hidden test has both"

@@ -48,59 +48,82 @@ static void book_input(Test& t) {
     t.numbers("out", a.out);
 }
 
+static void report(Test& t, const std::string& name, const Attention& a) {
+    t.numbers(name + ".Q", a.Q);
+    t.numbers(name + ".K", a.K);
+    t.numbers(name + ".V", a.V);
+    t.numbers(name + ".weights", a.weights);
+    t.numbers(name + ".out", a.out);
+}
+
 static void hidden_inputs(Test& t) {
-    for (int c = 1; c <= CASES; c++) {
-        Attention a = solve(random_problem(t));
-        std::string name = "case" + std::to_string(c);
-        t.numbers(name + ".weights", a.weights);
-        t.numbers(name + ".out", a.out);
-    }
+    for (int c = 1; c <= CASES; c++) report(t, "case" + std::to_string(c), solve(random_problem(t)));
+}
+
+// A random problem whose largest score is exactly LARGEST_SCORE (W_Q rescaled
+// to make it so): exp of a raw score overflows float past ~88 and double past
+// ~709, so only a softmax that subtracts the row's largest score first gives
+// weights. The weights are then nearly one-hot, and float rounding of scores
+// in the hundreds moves them by ~1e-4: hence the looser tolerance.
+constexpr int LARGE_CASES = 3;
+constexpr double LARGEST_SCORE = 1000.0;
+static Problem large_problem(Test& t) {
+    Problem p = random_problem(t);
+    Matrix S = matmul(matmul(p.decoder, transpose(p.W_Q)), transpose(matmul(p.encoder, transpose(p.W_K))));
+    double top = 0, bottom = 0;
+    for (float x : S.data) top = std::max(top, double(x)), bottom = std::min(bottom, double(x));
+    double factor = top >= -bottom ? LARGEST_SCORE / std::max(top, 1e-3) : -LARGEST_SCORE / std::min(bottom, -1e-3);
+    for (float& w : p.W_Q.data) w = float(w * factor);
+    return p;
+}
+
+static void large_scores(Test& t) {
+    for (int c = 1; c <= LARGE_CASES; c++) report(t, "large" + std::to_string(c), solve(large_problem(t)));
 }
 
 // ---------------------------------------------------------------------------
-// Properties the section states, in the student's build alone.
+// Properties the section states, on the student's own answers.
 
-// (n_dec x n_enc) weights: 3 x 5 for the lesson's 3 queries over 5 keys.
-static void shapes(Test& t) {
+// Row i of the weights is the softmax of the student's own Q K^T row i, and
+// out is the student's own weights times its own V: both computed here in
+// double. Uniform weights, or a softmax down the columns, fail.
+constexpr double CONSISTENCY = 1e-4;  // relative, with an absolute floor of 1e-2 of a weight or an output's size
+static void own_softmax_and_blend(Test& t) {
     for (int c = 0; c <= CASES; c++) {
         Problem p = c == 0 ? book_problem() : random_problem(t);
         Attention a = solve(p);
-        int n_dec = p.decoder.rows, n_enc = p.encoder.rows;
+        int n_dec = p.decoder.rows, n_enc = p.encoder.rows, d_k = p.W_Q.rows, d_v = p.W_V.rows;
         char what[96];
         std::snprintf(what, sizeof what, "for %d decoder positions over %d encoder positions, weights", n_dec, n_enc);
+        t.expect_shape(a.Q, n_dec, d_k, "Q");
+        t.expect_shape(a.K, n_enc, d_k, "K");
+        t.expect_shape(a.V, n_enc, d_v, "V");
         t.expect_shape(a.weights, n_dec, n_enc, what);
-        t.expect_shape(a.out, n_dec, p.W_V.rows, "out");
-        t.expect_shape(a.Q, n_dec, p.W_Q.rows, "Q");
-        t.expect_shape(a.K, n_enc, p.W_K.rows, "K");
-        t.expect_shape(a.V, n_enc, p.W_V.rows, "V");
-    }
-}
-
-// Weights are never negative and every row sums to 1 (each row is a softmax).
-static void rows_sum_to_one(Test& t) {
-    for (int c = 0; c <= CASES; c++) {
-        Problem p = c == 0 ? book_problem() : random_problem(t);
-        Attention a = solve(p);
-        t.expect_softmax_rows(a.weights, p.decoder.rows, p.encoder.rows);
-    }
-}
-
-// Each output is a blend of the encoder's values: every component lies
-// between the smallest and the largest value the encoder offers.
-static void outputs_blend_encoder_values(Test& t) {
-    for (int c = 0; c <= CASES; c++) {
-        Problem p = c == 0 ? book_problem() : random_problem(t);
-        Attention a = solve(p);
-        Matrix V = matmul(p.encoder, transpose(p.W_V));  // (n_enc x d_v): the test's own values
-        t.expect_shape(a.out, p.decoder.rows, V.cols, "out");
-        for (int k = 0; k < V.cols; k++) {
-            float lo = V(0, k), hi = V(0, k);
-            for (int j = 1; j < V.rows; j++) lo = std::min(lo, V(j, k)), hi = std::max(hi, V(j, k));
-            float slack = 1e-5f * (1.0f + std::fabs(lo) + std::fabs(hi));
-            for (int i = 0; i < a.out.rows; i++)
-                t.expect(a.out(i, k) >= lo - slack && a.out(i, k) <= hi + slack,
-                         "out(%d, %d) = %g lies outside the encoder's values %g .. %g", i, k, double(a.out(i, k)),
-                         double(lo), double(hi));
+        t.expect_shape(a.out, n_dec, d_v, "out");
+        for (int i = 0; i < n_dec; i++) {
+            std::vector<double> want(static_cast<size_t>(n_enc));
+            double biggest = -1e300, total = 0;
+            for (int j = 0; j < n_enc; j++) {
+                for (int k = 0; k < d_k; k++) want[size_t(j)] += double(a.Q(i, k)) * double(a.K(j, k));
+                biggest = std::max(biggest, want[size_t(j)]);
+            }
+            for (double& w : want) total += (w = std::exp(w - biggest));
+            for (int j = 0; j < n_enc; j++) {
+                double w = want[size_t(j)] / total;
+                t.expect(std::fabs(a.weights(i, j) - w) <= CONSISTENCY * std::max(w, 1e-2),
+                         "weights(%d, %d) = %g, but the softmax of your own row %d of Q K^T gives %g there", i, j,
+                         double(a.weights(i, j)), i, w);
+            }
+            for (int k = 0; k < d_v; k++) {
+                double blend = 0, size = 0;
+                for (int j = 0; j < n_enc; j++) {
+                    blend += double(a.weights(i, j)) * double(a.V(j, k));
+                    size = std::max(size, std::fabs(double(a.V(j, k))));
+                }
+                t.expect(std::fabs(a.out(i, k) - blend) <= CONSISTENCY * std::max(std::fabs(blend), 1e-2 * size) + 1e-30,
+                         "out(%d, %d) = %g, but your own weights times your own V give %g", i, k, double(a.out(i, k)),
+                         blend);
+            }
         }
     }
 }
@@ -110,17 +133,18 @@ static void outputs_blend_encoder_values(Test& t) {
 int main(int argc, char** argv) {
     using namespace tests;
     return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
-        grader::compare("book_input", 2, 1e-4, book_input,
+        grader::compare("book_input", 1, 1e-4, book_input,
                         "the lesson's sentences: check which sequence gives the queries and which the keys and values"),
-        grader::compare("hidden_inputs", 3, 1e-4, hidden_inputs,
-                        "random sizes: every size must come from the arguments; no 1/sqrt(d_k), as in listing 109"),
-        grader::property("shapes", 1, shapes,
-                         "weights has one row per decoder position and one column per encoder position"),
-        grader::property("rows_sum_to_one", 1, rows_sum_to_one,
-                         "softmax each row of the scores, one query at a time (softmax_rows)"),
-        grader::property("outputs_blend_encoder_values", 1, outputs_blend_encoder_values,
-                         "the outputs mix the encoder's values (V from the encoder, through W_V)"),
-        grader::printed_output(2, "run your program and compare its lines with the lesson's; main should call cross_attention"),
+        grader::compare("hidden_inputs", 4, 1e-4, hidden_inputs,
+                        "random sizes: every size must come from the arguments; Q from the decoder, K and V from the "
+                        "encoder; no 1/sqrt(d_k), as in listing 109"),
+        grader::compare("large_scores", 2, 1e-3, large_scores,
+                        "scores up to 1000: the softmax must subtract each row's largest score before exp "
+                        "(softmax_rows does)"),
+        grader::property("own_softmax_and_blend", 2, own_softmax_and_blend,
+                         "each row of weights is the softmax of your Q K^T's row, one query at a time (softmax_rows), "
+                         "and out is weights times V"),
+        grader::printed_output(1, "run your program and compare its lines with the lesson's; main should call cross_attention"),
     });
 }
 #endif

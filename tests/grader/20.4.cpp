@@ -60,12 +60,12 @@ static void formula_in_each_size(Test& t) {
 int main(int argc, char** argv) {
     using namespace tests;
     return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
-        grader::property("book_sizes", 2, book_sizes, "count the entries of W_Q, W_K and W_V; section 20.6 states the sum"),
-        grader::compare("hidden_sizes", 3, 0, hidden_sizes,
+        grader::property("book_sizes", 1, book_sizes, "count the entries of W_Q, W_K and W_V; section 20.6 states the sum"),
+        grader::compare("hidden_sizes", 5, 0, hidden_sizes,
                         "every size must come from the arguments; a dense layer's biases are one per output"),
-        grader::property("formula_in_each_size", 2, formula_in_each_size,
+        grader::property("formula_in_each_size", 3, formula_in_each_size,
                          "W_Q and W_K each have d_k rows, W_V has d_v rows, all have d_model columns"),
-        grader::printed_output(3, "run your program and compare its lines with the lesson's"),
+        grader::printed_output(1, "run your program and compare its lines with the lesson's"),
     });
 }
 #endif

@@ -113,13 +113,13 @@ static void finite_differences(Test& t) {
 int main(int argc, char** argv) {
     using namespace tests;
     return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
-        grader::compare("book_input", 2, 1e-4, book_input,
+        grader::compare("book_input", 1, 1e-4, book_input,
                         "work back one forward step at a time: out = weights V, softmax, scores = Q K^T, Q = X W_Q^T"),
-        grader::compare("hidden_inputs", 2, 1e-4, hidden_inputs,
+        grader::compare("hidden_inputs", 3, 1e-4, hidden_inputs,
                         "random sizes: the gradient has W_Q's shape, d_k x d_model; take sizes from the matrices"),
-        grader::property("finite_differences", 4, finite_differences,
+        grader::property("finite_differences", 5, finite_differences,
                          "the softmax's backward step needs both terms: w * (dw - sum of w * dw over the row)"),
-        grader::printed_output(2, "run your program: it prints PASS when its gradient matches finite differences"),
+        grader::printed_output(1, "run your program: it prints PASS when its gradient matches finite differences"),
     });
 }
 #endif

@@ -20,6 +20,38 @@ static Matrix random_weights(Test& t) {
     for (int i = 0; i < n; i++) scores(i, i) += t.uniform(0.0f, 4.0f);
     return softmax_rows(scores);
 }
+
+// The same with exact ties, where the statement's rules decide: in every row
+// a second column equal to the row's largest weight, a second position whose
+// self-weight equals the largest one, and a threshold equal to one self-weight
+// (which is then not "more than" it).
+static Matrix tied_weights(Test& t, float& mostly) {
+    Matrix W = random_weights(t);
+    while (W.rows < 2) W = random_weights(t);
+    int n = W.rows;
+    for (int i = 0; i < n; i++) {
+        int best = 0;
+        for (int j = 1; j < n; j++)
+            if (W(i, j) > W(i, best)) best = j;
+        int other = (best + t.size(1, n - 1)) % n;  // any column but best
+        W(i, other) = W(i, best);
+    }
+    int largest = 0;
+    for (int i = 1; i < n; i++)
+        if (W(i, i) > W(largest, largest)) largest = i;
+    int twin = (largest + t.size(1, n - 1)) % n;  // any position but largest
+    W(twin, twin) = W(largest, largest);
+    int at = t.size(0, n - 1);
+    mostly = W(at, at);
+    return W;
+}
+
+// Case c of the hidden tests: odd cases plain, even ones tied.
+static Matrix hidden_weights(Test& t, int c, float& mostly) {
+    if (c % 2 == 0) return tied_weights(t, mostly);
+    mostly = t.uniform(0.3f, 0.7f);
+    return random_weights(t);
+}
 static Matrix book_weights() { return self_attention(sentence_109(), WQ_109(), WK_109(), WV_109()).weights; }
 
 // Everything the three functions say about one matrix, as whole numbers.
@@ -35,23 +67,25 @@ static void book_input(Test& t) { report(t, "listing109", book_weights(), MOSTLY
 
 static void hidden_inputs(Test& t) {
     for (int c = 1; c <= CASES; c++) {
-        Matrix W = random_weights(t);
-        report(t, "case" + std::to_string(c), W, t.uniform(0.3f, 0.7f));
+        float mostly = 0;
+        Matrix W = hidden_weights(t, c, mostly);
+        report(t, "case" + std::to_string(c), W, mostly);
     }
 }
 
 // What each answer means, checked against the matrix itself.
 static void answers_fit_the_matrix(Test& t) {
     for (int c = 0; c <= CASES; c++) {
-        Matrix W = c == 0 ? book_weights() : random_weights(t);
-        float mostly = c == 0 ? MOSTLY : t.uniform(0.3f, 0.7f);
+        float mostly = MOSTLY;
+        Matrix W = c == 0 ? book_weights() : hidden_weights(t, c, mostly);
         int n = W.rows;
         for (int i = 0; i < n; i++) {
             int b = strongest(W, i);
             t.expect(b >= 0 && b < n, "strongest(weights, %d) = %d is not a column of a %d x %d matrix", i, b, n, n);
             for (int j = 0; j < n; j++)
-                t.expect(W(i, j) <= W(i, b), "strongest(weights, %d) = %d, but weights(%d, %d) = %.4f is larger than %.4f",
-                         i, b, i, j, double(W(i, j)), double(W(i, b)));
+                t.expect(j < b ? W(i, j) < W(i, b) : W(i, j) <= W(i, b),
+                         "strongest(weights, %d) = %d (%.4f), but weights(%d, %d) = %.4f is %s", i, b, double(W(i, b)), i,
+                         j, double(W(i, j)), j < b ? "as large and comes first" : "larger");
         }
         std::vector<int> selves = mostly_self(W, mostly);
         size_t next = 0;
@@ -66,8 +100,9 @@ static void answers_fit_the_matrix(Test& t) {
         int largest = largest_self_weight(W);
         t.expect(largest >= 0 && largest < n, "largest_self_weight = %d is not a position of %d", largest, n);
         for (int i = 0; i < n; i++)
-            t.expect(W(i, i) <= W(largest, largest), "largest_self_weight = %d (%.4f), but position %d has %.4f", largest,
-                     double(W(largest, largest)), i, double(W(i, i)));
+            t.expect(i < largest ? W(i, i) < W(largest, largest) : W(i, i) <= W(largest, largest),
+                     "largest_self_weight = %d (%.4f), but position %d has %.4f%s", largest, double(W(largest, largest)),
+                     i, double(W(i, i)), i < largest ? " and comes first" : "");
     }
 }
 
@@ -76,13 +111,14 @@ static void answers_fit_the_matrix(Test& t) {
 int main(int argc, char** argv) {
     using namespace tests;
     return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
-        grader::compare("book_input", 2, 0, book_input,
+        grader::compare("book_input", 1, 0, book_input,
                         "a self-weight is the diagonal entry weights(i, i); a row's strongest key is its largest entry"),
-        grader::compare("hidden_inputs", 3, 0, hidden_inputs,
-                        "random sizes and thresholds: use weights.rows and the `mostly` you are given, not SL or 0.5"),
-        grader::property("answers_fit_the_matrix", 3, answers_fit_the_matrix,
+        grader::compare("hidden_inputs", 4, 0, hidden_inputs,
+                        "random sizes, thresholds and exact ties: use weights.rows and the `mostly` you are given; "
+                        "of equal weights keep the first, and a self-weight equal to mostly is not more than it"),
+        grader::property("answers_fit_the_matrix", 4, answers_fit_the_matrix,
                          "row i is query i: read along a row (weights(i, j) for every j), not down a column"),
-        grader::printed_output(2, "run your program and compare its lines with the lesson's"),
+        grader::printed_output(1, "run your program and compare its lines with the lesson's"),
     });
 }
 #endif

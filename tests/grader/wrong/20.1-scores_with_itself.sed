@@ -1,5 +1,4 @@
 # Exercise: 20.1
 # Wrong: each query scored against itself, x_i . x_i, instead of against every x_j.
 # Loses: book_input hidden_inputs matches_identity_projections printed_output
-# Keeps: identity_matrix weights_are_softmax_rows
 s|a.weights(i, j) = dot(X.row(i), X.row(j), X.cols);|a.weights(i, j) = dot(X.row(i), X.row(i), X.cols);|

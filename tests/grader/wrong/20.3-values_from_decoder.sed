@@ -1,4 +1,4 @@
 # Exercise: 20.3
 # Wrong: the values taken from the decoder instead of the encoder.
-# Loses: book_input hidden_inputs shapes outputs_blend_encoder_values printed_output
+# Loses: book_input hidden_inputs own_softmax_and_blend printed_output
 s|a.V = matmul(encoder, transpose(W_V));|a.V = matmul(decoder, transpose(W_V));|
