@@ -13,7 +13,9 @@
 // For each letter t and head h: score every letter s from 0 to t (never a later
 // one) with the dot product of t's query and s's key, times 1 / sqrt(SIZE); turn
 // the scores into weights with softmax; and add up s's values, each times its
-// weight. Write
+// weight. Subtract the row's largest score from every score before exp: the
+// grader's scores reach the hundreds, where exp of a raw score overflows a float
+// (or, far below 0, gives 0 for every s) and the weights come out NaN. Write
 //   found   (T x WIDTH): head h's sum into numbers [h * SIZE, (h + 1) * SIZE) of row t;
 //   weights (HEADS x T x T): weights[(h * T + t) * T + s], 0 wherever s > t.
 // Fill every entry of both: the grader hands you buffers that hold rubbish.

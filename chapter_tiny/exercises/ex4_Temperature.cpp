@@ -8,6 +8,9 @@
 //     The model's V scores (logits) for the next letter, as probabilities at a
 //     temperature above 0: softmax of each logit divided by the temperature.
 //     Below 1 the likely letters get likelier; above 1 the letters even out.
+//     At a low temperature logit / temperature reaches the hundreds, where exp
+//     overflows a float: subtract the largest before exp (matrix.hpp's softmax
+//     does).
 //
 //   int sample_next(const float* logits, int V, float temperature, Rng& rng);
 //     One letter drawn from those probabilities, as tiny_generate draws it: one

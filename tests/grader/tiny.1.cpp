@@ -28,39 +28,63 @@ namespace tests {
 using grader::Test;
 
 
+// Lookups that make every score about +-180: exp of a raw score overflows a float
+// (past 88.7) or underflows to 0, so only a softmax that subtracts the row's largest
+// score first gives finite weights. The queries' and keys' numbers are multiples of
+// 1/8, so their dot products are exact in float; each score is still rounded to
+// float (off by up to 1e-5 at 180), which moves the weights by about 1e-5 of
+// themselves, so the values are positive (1 to 2), where found cannot cancel and
+// magnify that: a double answer agrees with the float reference to about 2e-5.
+static std::vector<float> large_lookups(Test& t, int T, float sign) {
+    std::vector<float> lookups = t.vector(T * 3 * WIDTH, 1.0f, 2.0f);
+    for (int s = 0; s < T; s++)
+        for (int i = 0; i < 2 * WIDTH; i++) {
+            const float eighths = float(int(t.uniform(-8.0f, 8.0f)));
+            lookups[size_t(s) * 3 * WIDTH + i] = (i < WIDTH ? sign : 1.0f) * 8.0f + eighths / 8.0f;
+        }
+    return lookups;
+}
+
+// Four random problems, then two whose scores are in the hundreds (one of each sign).
+static std::vector<float> hidden_lookups(Test& t, int round, int T) {
+    if (round < 4) return t.vector(T * 3 * WIDTH, -2.0f, 2.0f);
+    return large_lookups(t, T, round == 4 ? 1.0f : -1.0f);
+}
+
+// The weights' layout rules, on the student's answer: 0 above the diagonal, no
+// negative weight, every row adding up to 1 (uniform weights pass these; the
+// compare with the reference's numbers is what they do not pass).
+static void expect_weights_shape(Test& t, const Run& r, int T) {
+    for (int h = 0; h < HEADS; h++)
+        for (int i = 0; i < T; i++) {
+            double sum = 0.0;
+            for (int s = 0; s < T; s++) {
+                const float w = r.weights[(size_t(h) * T + i) * T + s];
+                if (s > i) t.expect(w == 0.0f, "T = %d, head %d: letter %d's weight on the later letter %d is %g, "
+                                    "not 0", T, h, i, s, double(w));
+                t.expect(w >= 0.0f, "T = %d, head %d: a weight is %g, not a number of 0 or more", T, h, double(w));
+                sum += w;
+            }
+            t.expect(std::fabs(sum - 1.0) < 1e-5, "T = %d, head %d: letter %d's weights add up to %.7f, not 1", T, h,
+                     i, sum);
+        }
+}
+
 static void hidden_found(Test& t) {
-    for (int round = 0; round < 4; round++) {
+    for (int round = 0; round < 6; round++) {
         const int T = t.size(1, SEATS);
-        std::vector<float> lookups = t.vector(T * 3 * WIDTH, -2.0f, 2.0f);
+        const std::vector<float> lookups = hidden_lookups(t, round, T);
         t.numbers(("found_" + std::to_string(round)).c_str(), run_attend_forward(lookups, T).found);
     }
 }
 
 static void hidden_weights(Test& t) {
-    for (int round = 0; round < 4; round++) {
+    for (int round = 0; round < 6; round++) {
         const int T = t.size(1, SEATS);
-        std::vector<float> lookups = t.vector(T * 3 * WIDTH, -2.0f, 2.0f);
-        t.numbers(("weights_" + std::to_string(round)).c_str(), run_attend_forward(lookups, T).weights);
-    }
-}
-
-static void nothing_above_the_diagonal(Test& t) {
-    for (int round = 0; round < 10; round++) {
-        const int T = t.size(1, SEATS);
-        Run r = run_attend_forward(t.vector(T * 3 * WIDTH, -2.0f, 2.0f), T);
-        for (int h = 0; h < HEADS; h++)
-            for (int i = 0; i < T; i++) {
-                double sum = 0.0;
-                for (int s = 0; s < T; s++) {
-                    const float w = r.weights[(size_t(h) * T + i) * T + s];
-                    if (s > i) t.expect(w == 0.0f, "T = %d, head %d: letter %d's weight on the later letter %d is %g, "
-                                        "not 0", T, h, i, s, double(w));
-                    t.expect(w >= 0.0f, "T = %d, head %d: a negative weight (%g)", T, h, double(w));
-                    sum += w;
-                }
-                t.expect(std::fabs(sum - 1.0) < 1e-5, "T = %d, head %d: letter %d's weights add up to %.7f, not 1", T,
-                         h, i, sum);
-            }
+        const std::vector<float> lookups = hidden_lookups(t, round, T);
+        const Run r = run_attend_forward(lookups, T);
+        expect_weights_shape(t, r, T);
+        t.numbers(("weights_" + std::to_string(round)).c_str(), r.weights);
     }
 }
 
@@ -78,6 +102,26 @@ static void no_peeking(Test& t) {
         bool moved = false;  // while the first changed letter, which reads itself, finds something else
         for (size_t i = size_t(cut) * WIDTH; i < size_t(cut + 1) * WIDTH; i++) moved = moved || before.found[i] != after.found[i];
         t.expect(moved, "T = %d: changing letter %d's lookups left what it finds as it was, but it reads itself", T, cut);
+        for (size_t i = 0; i < size_t(HEADS) * T * T; i++) {
+            const size_t row = (i / T) % T, s = i % T;  // weights[(h * T + row) * T + s]
+            if (row < size_t(cut) && s <= row)  // (above the diagonal is hidden_weights' to check)
+                t.expect(before.weights[i] == after.weights[i], "T = %d: changing letters %d and later changed "
+                         "letter %zu's weights", T, cut, row);
+        }
+        // The weights read the keys: a new key for letter cut (cut >= 1) moves, in every head, how
+        // letter cut shares itself out between letters 0..cut.
+        std::vector<float> rekeyed = lookups;
+        for (int i = 0; i < WIDTH; i++) rekeyed[size_t(cut) * 3 * WIDTH + WIDTH + i] = t.uniform(-2.0f, 2.0f);
+        const Run keyed = run_attend_forward(rekeyed, T);
+        for (int h = 0; h < HEADS; h++) {
+            bool shifted = false;
+            for (int s = 0; s <= cut; s++) {
+                const size_t at = (size_t(h) * T + cut) * T + s;
+                shifted = shifted || after.weights[at] != keyed.weights[at];
+            }
+            t.expect(shifted, "T = %d, head %d: a new key for letter %d left letter %d's weights as they were: a "
+                     "weight comes from its query . key score", T, h, cut, cut);
+        }
     }
 }
 
@@ -102,13 +146,11 @@ int main(int argc, char** argv) {
         grader::compare("hidden_found", 3, 1e-4, hidden_found,
                         "head h uses numbers h*SIZE to (h+1)*SIZE of each query, key and value; keys start at "
                         "WIDTH and values at 2*WIDTH in a letter's row of 3*WIDTH"),
-        grader::compare("hidden_weights", 2, 1e-4, hidden_weights,
-                        "scores are query . key times 1 / sqrt(SIZE); softmax over s = 0..t only; weights are laid "
-                        "out [head][t][s] with stride T"),
-        grader::property("nothing_above_the_diagonal", 2, nothing_above_the_diagonal,
-                         "write a 0 for every s > t (the buffer you are given is not zero), and make each row "
-                         "add up to 1"),
-        grader::property("no_peeking", 1, no_peeking, "letter t may read letters 0..t only"),
+        grader::compare("hidden_weights", 3, 1e-4, hidden_weights,
+                        "scores are query . key times 1 / sqrt(SIZE); softmax over s = 0..t only, its largest score "
+                        "subtracted first; write a 0 for every s > t; weights are laid out [head][t][s] with stride T"),
+        grader::property("no_peeking", 2, no_peeking, "letter t may read letters 0..t only, and each weight comes "
+                         "from the query . key score"),
         grader::compare("the_model", 1, 1e-4, the_model,
                         "on the trained model's lookups your attend_forward should agree with the chapter's"),
         grader::printed_output(1, "run your program: it should print what the reference prints"),

@@ -38,11 +38,13 @@ static std::vector<float> random_logits(Test& t, int V) {
     return logits;
 }
 
+// Six random cases, then two at a low temperature whose logits / T reach the
+// hundreds: exp of them without the largest subtracted overflows a float.
 static void hidden_probs(Test& t) {
-    for (int round = 0; round < 6; round++) {
+    for (int round = 0; round < 8; round++) {
         const int V = t.size(2, 70);
-        const float temperature = t.uniform(0.2f, 3.0f);
-        std::vector<float> logits = random_logits(t, V);
+        const float temperature = round < 6 ? t.uniform(0.2f, 3.0f) : t.uniform(0.04f, 0.06f);
+        std::vector<float> logits = round < 6 ? random_logits(t, V) : t.vector(V, -12.0f, 12.0f);
         std::vector<float> p = probabilities(logits, temperature);
         t.expect(int(p.size()) == V, "next_letter_probabilities gave %zu probabilities for %d letters", p.size(), V);
         t.numbers(("probs_" + std::to_string(round)).c_str(), p);
@@ -111,10 +113,18 @@ static void distribution(Test& t) {
     }
 }
 
+// Random logits, then ties: the largest logit at two places (the first wins), and
+// every logit equal (letter 0).
 static void temperature_zero(Test& t) {
-    for (int round = 0; round < 10; round++) {
+    for (int round = 0; round < 16; round++) {
         const int V = t.size(2, 70);
         std::vector<float> logits = random_logits(t, V);
+        if (round >= 8 && round < 14) {
+            const int a = t.size(0, V - 2), b = t.size(a + 1, V - 1);
+            logits[size_t(a)] = logits[size_t(b)] = 3.5f;  // above every other logit (those are below 3)
+        } else if (round >= 14) {
+            for (float& x : logits) x = logits[0];
+        }
         int top = 0;
         for (int v = 1; v < V; v++)
             if (logits[v] > logits[top]) top = v;
@@ -122,7 +132,8 @@ static void temperature_zero(Test& t) {
         const std::vector<int> v1 = draws(logits, 0.0f, rng, 1);
         t.expect(v1.size() == 1, "no draw came back");
         const int v = v1[0];
-        t.expect(v == top, "at temperature 0 sample_next returned %d; the largest logit is letter %d's", v, top);
+        t.expect(v == top, "at temperature 0 sample_next returned %d; the largest logit is letter %d's (the first "
+                 "of the largest, on a tie)", v, top);
     }
 }
 
@@ -144,14 +155,15 @@ int main(int argc, char** argv) {
     using namespace tests;
     return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
         grader::compare("hidden_probs", 2, 1e-4, hidden_probs,
-                        "divide every logit by the temperature, then softmax"),
+                        "divide every logit by the temperature, then softmax, subtracting the largest first"),
         grader::property("temperature_direction", 1, temperature_direction,
                          "a temperature below 1 should sharpen the distribution and one above 1 flatten it"),
         grader::property("distribution", 4, distribution,
                          "draw u = rng.uniform() once, then walk the probabilities adding them up until the sum "
                          "passes u"),
         grader::property("temperature_zero", 1, temperature_zero,
-                         "temperature 0 means no draw: the letter with the largest logit"),
+                         "temperature 0 means no draw: the letter with the largest logit, the first of them on a "
+                         "tie"),
         grader::property("seeded", 1, seeded, "use the rng you are given for every random number"),
         grader::printed_output(1, "run your program: it should print what the reference prints"),
     });

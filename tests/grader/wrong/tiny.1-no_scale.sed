@@ -1,5 +1,5 @@
 # Exercise: tiny.1
 # Wrong: the scores not multiplied by 1 / sqrt(SIZE).
 # Loses: hidden_found hidden_weights the_model printed_output
-# Keeps: nothing_above_the_diagonal no_peeking
+# Keeps: no_peeking
 s|row\[s\] = dot \* scale;|row[s] = dot; (void)scale;|
