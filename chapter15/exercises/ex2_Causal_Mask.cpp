@@ -8,12 +8,17 @@
 //     scores is (T x T): row i holds query i's scores against the keys 0..T-1.
 //     Return scores + M, where M is the causal mask of section 15.5.1: 0 where
 //     key j <= query i, minus infinity where j > i (a later position). Entries on
-//     and below the diagonal come back unchanged.
+//     and below the diagonal come back unchanged. Write the loops yourself:
+//     matrix.hpp's causal_mask(T) builds M, which is this exercise's answer, so
+//     add(scores, causal_mask(T)) is not what is asked for here.
 //
 //   Matrix causal_weights(const Matrix& Q, const Matrix& K);
 //     Q and K are (T x d_k), one query and one key per position. Return the
 //     (T x T) attention weights A = softmax_rows(Q K^T / sqrt(d_k) + M), using
-//     your add_causal_mask. (softmax_rows from common/matrix.hpp may be used.)
+//     your add_causal_mask. (softmax_rows from common/matrix.hpp may be used. A
+//     softmax of your own must subtract each row's largest score before
+//     exponentiating: the grader's scores reach the hundreds, where exp alone
+//     overflows a float.)
 //
 // main then prints the book's example (the wear row of 15.5) and the causal
 // weights of a small made-up sequence, using your two functions.

@@ -9,7 +9,9 @@
 // Make `updates` updates of p, each as the loop of section 15.2.3: start from a
 // gradient of zeros (zero_grad), add up the gradient of the mean cross-entropy
 // over all the examples (for each: forward, then backward with loss_weight
-// 1 / number of examples), and give it to adam.update (optimiser.step). Keep
+// 1 / number of examples), and give it to adam.update (optimiser.step). The
+// grader reads the Adam's running means after your loop, so the gradient it is
+// given must be the mean's, not the sum's (Adam's steps alone hardly differ). Keep
 // using the Adam you are given: its running means carry over from one call to
 // the next. Return the mean training loss of each update, measured before its
 // step (cross_entropy of each example's logits, averaged), one per update.

@@ -62,6 +62,9 @@ static void large_scores(Test& t) {
     }
 }
 
+// Shares of the student's own scores: non-negative, adding up to one, and
+// ordered as the scores are (a key that scores more gets strictly more weight),
+// which equal weights, or any answer that ignores the query, fail.
 static void weights_are_shares(Test& t) {
     for (int round = 0; round < 20; round++) {
         Table table = random_table(t, 3.0f);
@@ -73,6 +76,15 @@ static void weights_are_shares(Test& t) {
             sum += w;
         }
         t.expect(std::fabs(sum - 1.0) < 1e-5, "the weights add up to %.7f, not 1", sum);
+        std::vector<double> score(weights.size(), 0.0);  // query . key, in double
+        for (size_t j = 0; j < score.size(); j++)
+            for (int c = 0; c < table.keys.cols; c++) score[j] += double(table.query[size_t(c)]) * table.keys(int(j), c);
+        for (size_t j = 0; j < score.size(); j++)
+            for (size_t k = 0; k < score.size(); k++)
+                if (score[j] > score[k] + 1e-3 && score[j] - score[k] < 20.0)  // float can still tell them apart
+                    t.expect(weights[j] > weights[k], "key %zu scores %g and key %zu %g, but their weights are %g "
+                             "and %g: a higher score must get more weight", j, score[j], k, score[k],
+                             double(weights[j]), double(weights[k]));
     }
     // A zero query scores every key 0: equal weights.
     Table table = random_table(t);
@@ -88,15 +100,15 @@ static void weights_are_shares(Test& t) {
 int main(int argc, char** argv) {
     using namespace tests;
     return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
-        grader::compare("book_example", 2, 1e-4, book_example,
+        grader::compare("book_example", 1, 1e-4, book_example,
                         "q = (1, 0) with the book's two keys should give about 0.881 and 0.119: score each key "
                         "with a dot product, then exponentiate and divide by the sum"),
-        grader::compare("hidden_weights", 2, 1e-4, hidden_weights,
+        grader::compare("hidden_weights", 3, 1e-4, hidden_weights,
                         "one weight per key row: the softmax of query . key over all the rows"),
         grader::compare("hidden_mix", 2, 1e-4, hidden_mix,
                         "z has one number per column of values: add up each value row times its own weight"),
         grader::property("weights_are_shares", 1, weights_are_shares,
-                         "weights are never negative and add up to one; a zero query gives every key the same"),
+                         "weights are never negative, add up to one and follow the scores (a higher score, more weight); a zero query gives every key the same"),
         grader::compare("large_scores", 2, 1e-4, large_scores,
                         "exp of a score above about 88 overflows a float: subtract the largest score first"),
         grader::printed_output(1, "run your program: it should print what the reference prints"),

@@ -39,31 +39,53 @@ static void book_wear_row(Test& t) {
     t.numbers("wear_row", std::vector<float>(A.row(1), A.row(1) + 3));
 }
 
+// Rounds 0-5: random Q and K. Rounds 6-7: every score raised by the same 200
+// (a first column of s in Q and in K, s * s / sqrt(d_k) = 200): the same
+// weights, but exp without the row's largest subtracted overflows.
 static void hidden_weights(Test& t) {
-    for (int round = 0; round < 6; round++) {
+    for (int round = 0; round < 8; round++) {
         const int T = t.size(1, 10), d_k = t.size(1, 9);
         Matrix Q = t.matrix(T, d_k, -2.0f, 2.0f), K = t.matrix(T, d_k, -2.0f, 2.0f);
+        if (round >= 6) {
+            const float s = float(square_root(200.0 * square_root(double(d_k))));
+            for (int i = 0; i < T; i++) Q(i, 0) = K(i, 0) = s;
+        }
         Matrix A = causal_weights(Q, K);
         t.expect_shape(A, T, T, "causal_weights for T queries and T keys");
         t.numbers(("weights_" + std::to_string(round)).c_str(), A);
     }
 }
 
+// The rows are shares of the student's weights, zero above the diagonal, and
+// ordered as the scores q_i . k_j / sqrt(d_k) are (computed here in double): a
+// key that scores more gets strictly more weight, which uniform rows fail.
 static void weights_properties(Test& t) {
     for (int round = 0; round < 20; round++) {
         const int T = t.size(1, 12), d_k = t.size(1, 8);
-        Matrix A = causal_weights(t.matrix(T, d_k, -2.0f, 2.0f), t.matrix(T, d_k, -2.0f, 2.0f));
+        Matrix Q = t.matrix(T, d_k, -2.0f, 2.0f), K = t.matrix(T, d_k, -2.0f, 2.0f);
+        Matrix A = causal_weights(Q, K);
         t.expect_shape(A, T, T, "causal_weights for T queries and T keys");
         t.expect(std::fabs(A(0, 0) - 1.0f) < 1e-6f, "the first position can read only itself, so its weight on "
                  "itself should be 1; it is %g", double(A(0, 0)));
         for (int i = 0; i < T; i++) {
             double sum = 0.0;
+            std::vector<double> score(size_t(i + 1), 0.0);
+            for (int j = 0; j <= i; j++) {
+                for (int c = 0; c < d_k; c++) score[size_t(j)] += double(Q(i, c)) * K(j, c);
+                score[size_t(j)] /= square_root(double(d_k));
+            }
             for (int j = 0; j < T; j++) {
                 t.expect(A(i, j) >= 0.0f, "weight (%d, %d) is negative (%g)", i, j, double(A(i, j)));
                 if (j > i) t.expect(A(i, j) == 0.0f, "weight (%d, %d) is above the diagonal but %g, not 0", i, j, double(A(i, j)));
                 sum += A(i, j);
             }
             t.expect(std::fabs(sum - 1.0) < 1e-5, "row %d adds up to %.7f, not 1", i, sum);
+            for (int j = 0; j <= i; j++)
+                for (int k = 0; k <= i; k++)
+                    if (score[size_t(j)] > score[size_t(k)] + 1e-3)
+                        t.expect(A(i, j) > A(i, k), "row %d: key %d scores %g and key %d %g, but their weights are "
+                                 "%g and %g: a higher score must get more weight", i, j, score[size_t(j)], k,
+                                 score[size_t(k)], double(A(i, j)), double(A(i, k)));
         }
     }
 }
@@ -97,11 +119,11 @@ int main(int argc, char** argv) {
                          "entry (i, j) is masked exactly when key j comes after query i; the rest are left alone"),
         grader::compare("book_wear_row", 1, 1e-4, book_wear_row,
                         "the book's wear row (scores 0, 0, 2) should become 0.5, 0.5, 0 once red is masked"),
-        grader::compare("hidden_weights", 3, 1e-4, hidden_weights,
+        grader::compare("hidden_weights", 4, 1e-4, hidden_weights,
                         "scores are Q K^T divided by the square root of d_k (the number of columns of Q), "
-                        "then the mask, then softmax along each row"),
+                        "then the mask, then softmax along each row (the row's largest score subtracted first)"),
         grader::property("weights_properties", 1, weights_properties,
-                         "every row is non-negative, adds up to 1 and is 0 above the diagonal"),
+                         "every row is non-negative, adds up to 1, is 0 above the diagonal and gives a key that scores more, more weight"),
         grader::property("no_peeking", 1, no_peeking,
                          "a row may use its own position and earlier ones only: is the mask on the right side of "
                          "the diagonal, and do masked scores really get no weight?"),

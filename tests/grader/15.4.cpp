@@ -53,12 +53,20 @@ static void tiny_gradients(Test& t) {
     }
 }
 
-// A constant gradient for many updates: the corrections fade and the step stays lr.
+// Many updates with gradients that keep their sign but not their size (each
+// entry's own mean, times a factor from 0.2 to 1.8 drawn anew each update): the
+// corrections fade, and the step settles at lr * mean / root mean square, about
+// 0.9 lr here, not lr (sign-SGD's step).
 static void long_run(Test& t) {
     const int n = t.size(1, 10);
-    std::vector<float> params = t.vector(n, -1.0f, 1.0f), grads = t.vector(n, -1.0f, 1.0f), m(size_t(n), 0.0f),
+    std::vector<float> params = t.vector(n, -1.0f, 1.0f), base = t.vector(n, 0.1f, 1.0f), m(size_t(n), 0.0f),
                        v(size_t(n), 0.0f);
-    for (int step = 1; step <= 2000; step++) adam_step(params, grads, m, v, step, 0.001f);
+    for (float& b : base) b *= t.uniform(0.0f, 1.0f) < 0.5f ? -1.0f : 1.0f;  // means of 0.1 to 1 in size, either sign
+    for (int step = 1; step <= 2000; step++) {
+        std::vector<float> grads = t.vector(n, 0.2f, 1.8f);
+        for (int i = 0; i < n; i++) grads[size_t(i)] *= base[size_t(i)];
+        adam_step(params, grads, m, v, step, 0.001f);
+    }
     t.numbers("params", params);
     t.numbers("m", m);
     t.numbers("v", v);
@@ -69,10 +77,10 @@ static void long_run(Test& t) {
 int main(int argc, char** argv) {
     using namespace tests;
     return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
-        grader::property("first_step_is_lr", 2, first_step_is_lr,
+        grader::property("first_step_is_lr", 1, first_step_is_lr,
                          "after one update m and v have only a tenth and a thousandth of the gradient: divide each "
                          "by 1 - beta^step to correct for their start at zero"),
-        grader::compare("hidden_steps", 4, 1e-4, hidden_steps,
+        grader::compare("hidden_steps", 5, 1e-4, hidden_steps,
                         "check beta1 = 0.9 and beta2 = 0.999, which of m and v takes the square, and that m and v "
                         "keep their values from one call to the next"),
         grader::compare("tiny_gradients", 1, 1e-4, tiny_gradients,

@@ -70,6 +70,28 @@ static void loss_before_the_step(Test& t) {
     t.expect(adam.step == 3, "after 3 updates the Adam has made %d steps", adam.step);
 }
 
+// The gradient Adam is given is the mean's, not the sum's. Adam's step hardly
+// tells them apart (m / sqrt(v) does not change when the gradient is scaled), but
+// its running means do: m is N times larger, v N * N times, for the summed
+// gradient of N examples. 2 to 9 examples, 1 to 5 updates: Adam's m and v as the
+// call left them, against the reference's.
+static void mean_gradient(Test& t) {
+    Params p = random_start(uint64_t(t.size(1, 1000000)), VOCAB, t.uniform(0.1f, 0.6f));
+    Adam adam(t.uniform(0.005f, 0.05f));
+    std::vector<Example> all = training_examples(), examples;
+    for (const Example& e : all)
+        if (t.size(0, 2) > 0) examples.push_back(e);
+    for (size_t i = 0; examples.size() < 2; i++) examples.push_back(all[i]);
+    const int updates = t.size(1, 5);
+    std::vector<float> losses = train(p, adam, examples, updates);
+    t.expect(int(losses.size()) == updates, "train returned %zu losses for %d updates", losses.size(), updates);
+    t.expect(adam.step == updates, "after %d updates the Adam has made %d steps", updates, adam.step);
+    for (int b = 0; b < 6; b++) {
+        t.numbers((std::string("m_") + BLOCK_NAMES[b]).c_str(), *adam.m.blocks()[b]);
+        t.numbers((std::string("v_") + BLOCK_NAMES[b]).c_str(), *adam.v.blocks()[b]);
+    }
+}
+
 }  // namespace tests
 
 int main(int argc, char** argv) {
@@ -81,6 +103,9 @@ int main(int argc, char** argv) {
         grader::compare("hidden_runs", 3, 1e-3, hidden_runs,
                         "keep the Adam you are given (do not make a new one), zero the gradient every update, "
                         "and return the mean loss measured before each step"),
+        grader::compare("mean_gradient", 2, 1e-3, mean_gradient,
+                        "the gradient given to adam.update is the mean over the examples: backward with "
+                        "loss_weight 1 / N for each, into one zeroed gradient"),
         grader::property("loss_before_the_step", 1, loss_before_the_step,
                          "return one loss per update: the mean cross-entropy over the examples, before the step"),
         grader::printed_output(1, "run your program: it should print what the reference prints"),
