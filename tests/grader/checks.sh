@@ -88,16 +88,8 @@ check_printer() {  # check_printer ID
   [ -f "$golden" ] || { failed "$id: no golden file $golden for the printed-output check"; return; }
   mkdir -p "$work/printer/$id"
   local printer=$work/printer/$id/$(basename "$file")
-  {
-    cut_solutions "$file" | sed 's/^int main(/[[maybe_unused]] static int unused_main(/'
-    echo '#include <cstdio>'
-    echo 'int main() {'
-    printf '    std::fputs(R"GOLDEN('
-    cat "$golden"
-    echo ')GOLDEN", stdout);'
-    echo '    return 0;'
-    echo '}'
-  } > "$printer"
+  cut_solutions "$file" > "$printer.starter"
+  golden_printer "$printer.starter" "$golden" > "$printer"
   grep -q 'unused_main(' "$printer" || { failed "$id: the exercise's main does not start a line with 'int main('"; return; }
   grade "$id" "$printer" "$log"
   total=$(total_of "$log")

@@ -159,3 +159,16 @@ solved_exercise() {  # solved_exercise ID FILE
   ' "$file"
   rm -f "$from_headers"
 }
+
+# A program that computes nothing: FILE (a starter) with its main renamed and a
+# main that prints GOLDEN's text. golden_printer FILE GOLDEN > OUT.
+golden_printer() {
+  sed 's/^int main(/[[maybe_unused]] static int unused_main(/' "$1"
+  echo '#include <cstdio>'
+  echo 'int main() {'
+  printf '    std::fputs(R"GOLDEN('
+  cat "$2"
+  echo ')GOLDEN", stdout);'
+  echo '    return 0;'
+  echo '}'
+}

@@ -5,13 +5,5 @@
 set -u
 golden=$ROOT/tests/golden/${2%.cpp}.txt
 [ -f "$golden" ] || { echo "pending: no golden file for $2"; exit 3; }
-{
-  sed 's/^int main(/[[maybe_unused]] static int unused_main(/' "$STARTER"
-  echo '#include <cstdio>'
-  echo 'int main() {'
-  printf '    std::fputs(R"GOLDEN('
-  cat "$golden"
-  echo ')GOLDEN", stdout);'
-  echo '    return 0;'
-  echo '}'
-} > "$3/$(basename "$2")"
+. "$ROOT/tests/grader/lib.sh"
+golden_printer "$STARTER" "$golden" > "$3/$(basename "$2")"
