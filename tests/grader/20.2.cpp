@@ -42,6 +42,10 @@ constexpr float LARGE = 15.0f;
 static void large_problem(Test& t, std::vector<float>& queries, std::vector<float>& keys) {
     queries = t.vector(t.size(1, 6), -LARGE, LARGE);
     keys = t.vector(t.size(2, 8), -LARGE, LARGE);
+    // One product of at least 144 in every case, whatever else was drawn.
+    const float sign = t.uniform(0.0f, 1.0f) < 0.5f ? -1.0f : 1.0f;
+    queries[size_t(t.size(0, int(queries.size()) - 1))] = sign * t.uniform(12.0f, LARGE);
+    keys[size_t(t.size(0, int(keys.size()) - 1))] = sign * t.uniform(12.0f, LARGE);
 }
 
 static void hidden_inputs(Test& t) {
