@@ -45,6 +45,7 @@ static void hidden_probs(Test& t) {
         const int V = t.size(2, 70);
         const float temperature = round < 6 ? t.uniform(0.2f, 3.0f) : t.uniform(0.04f, 0.06f);
         std::vector<float> logits = round < 6 ? random_logits(t, V) : t.vector(V, -12.0f, 12.0f);
+        if (round >= 6) logits[size_t(t.size(0, V - 1))] = t.uniform(6.0f, 12.0f);  // / T past 100, whatever was drawn
         std::vector<float> p = probabilities(logits, temperature);
         t.expect(int(p.size()) == V, "next_letter_probabilities gave %zu probabilities for %d letters", p.size(), V);
         t.numbers(("probs_" + std::to_string(round)).c_str(), p);
