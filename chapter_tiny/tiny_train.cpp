@@ -19,31 +19,6 @@
 #include "team.hpp"
 #include "tiny_model_fast.hpp"  // forward_fast, backward_fast: the chapter's passes, faster
 
-static const char* USAGE =
-    "usage: tiny_train [options]\n"
-    "Trains the tiny Shakespeare transformer and writes its checkpoint.\n"
-    "\n"
-    "  --text FILE         training text (default ../shared/data/tinyshakespeare.txt if it\n"
-    "                      exists, else data/tinyshakespeare.txt; `make data` downloads it)\n"
-    "  --out FILE          checkpoint to write (default chapter_tiny/shakespeare.tiny); the\n"
-    "                      training state goes beside it in FILE.state\n"
-    "  --steps N           training steps (default 12000)\n"
-    "  --batch N           windows of 64 letters per step (default 32)\n"
-    "  --lr X              peak learning rate (default 0.01)\n"
-    "  --warmup N          steps of linear warm-up (default 200)\n"
-    "  --weight-decay X    AdamW weight decay (default 0.01)\n"
-    "  --clip X            largest gradient norm (default 1)\n"
-    "  --seed N            seed of the initial knobs and of the windows (default 1)\n"
-    "  --threads N         threads that share each batch (default 2); does not change results\n"
-    "  --eval-every N      steps between progress lines with the validation loss (default 500)\n"
-    "  --save-every N      steps between checkpoints (default 1000)\n"
-    "  --eval-windows N    validation windows used for progress lines (default 200; the last\n"
-    "                      line always uses all of the last 10%)\n"
-    "  --stop-at N         stop after step N, saving the checkpoint and state, as if the\n"
-    "                      run were interrupted there (0 = run to the end)\n"
-    "  --resume            continue the run whose state is in FILE.state (same text, same\n"
-    "                      settings); the result is the same as a run never stopped\n";
-
 // ===========================================================================
 // Settings. Those that change the knobs are kept in the training state, so a
 // resumed run uses them again.
@@ -352,6 +327,31 @@ static std::string duration(double seconds) {
         std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
     return buf;
 }
+
+static const char* USAGE =
+    "usage: tiny_train [options]\n"
+    "Trains the tiny Shakespeare transformer and writes its checkpoint.\n"
+    "\n"
+    "  --text FILE         training text (default ../shared/data/tinyshakespeare.txt if it\n"
+    "                      exists, else data/tinyshakespeare.txt; `make data` downloads it)\n"
+    "  --out FILE          checkpoint to write (default chapter_tiny/shakespeare.tiny); the\n"
+    "                      training state goes beside it in FILE.state\n"
+    "  --steps N           training steps (default 12000)\n"
+    "  --batch N           windows of 64 letters per step (default 32)\n"
+    "  --lr X              peak learning rate (default 0.01)\n"
+    "  --warmup N          steps of linear warm-up (default 200)\n"
+    "  --weight-decay X    AdamW weight decay (default 0.01)\n"
+    "  --clip X            largest gradient norm (default 1)\n"
+    "  --seed N            seed of the initial knobs and of the windows (default 1)\n"
+    "  --threads N         threads that share each batch (default 2); does not change results\n"
+    "  --eval-every N      steps between progress lines with the validation loss (default 500)\n"
+    "  --save-every N      steps between checkpoints (default 1000)\n"
+    "  --eval-windows N    validation windows used for progress lines (default 200; the last\n"
+    "                      line always uses all of the last 10%)\n"
+    "  --stop-at N         stop after step N, saving the checkpoint and state, as if the\n"
+    "                      run were interrupted there (0 = run to the end)\n"
+    "  --resume            continue the run whose state is in FILE.state (same text, same\n"
+    "                      settings); the result is the same as a run never stopped\n";
 
 int main(int argc, char** argv) {
     Options options(argc, argv, USAGE);

@@ -22,17 +22,6 @@
 #include "attention109.hpp"
 #include "cli.hpp"
 
-static const char* USAGE =
-    "usage: ex4_Parameter_Count [--d-model N] [--d-k N] [--d-v N]\n"
-    "\n"
-    "Counts the weights of one Q/K/V attention head, (2*d_k + d_v) * d_model,\n"
-    "and of a fully connected layer d_model -> d_v and d_model -> d_model.\n"
-    "\n"
-    "  --d-model N  input size (default 512)\n"
-    "  --d-k N      query and key size (default 64)\n"
-    "  --d-v N      value size (default 64)\n"
-    "  --help       this text\n";
-
 // 98304 -> "98,304", as the book writes counts.
 static std::string with_commas(long long n) {
     std::string digits = std::to_string(n), out;
@@ -71,6 +60,17 @@ static void print_dense(const char* reading, long long in, long long out, long l
                 double(attention) / double(weights), with_commas(attention).c_str(),
                 with_commas(weights).c_str());
 }
+
+static const char* USAGE =
+    "usage: ex4_Parameter_Count [--d-model N] [--d-k N] [--d-v N]\n"
+    "\n"
+    "Counts the weights of one Q/K/V attention head, (2*d_k + d_v) * d_model,\n"
+    "and of a fully connected layer d_model -> d_v and d_model -> d_model.\n"
+    "\n"
+    "  --d-model N  input size (default 512)\n"
+    "  --d-k N      query and key size (default 64)\n"
+    "  --d-v N      value size (default 64)\n"
+    "  --help       this text\n";
 
 int main(int argc, char** argv) {
     Options options(argc, argv, USAGE);
