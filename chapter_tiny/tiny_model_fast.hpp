@@ -202,7 +202,9 @@ inline void level_backward_fast(float* din, float* dgain, float* dbias, const fl
 static_assert(SIZE == LANES, "a head's numbers fill one Lanes");
 
 // Numbers s0 .. s0+7 of a row of n numbers, as Lanes (0 past the row's end).
-inline Lanes load_row(const float* row, int n, int s0) {
+// Always inlined: g++ -O2 would split the tail loop into a function that
+// returns a 32-byte vector, which without -mavx2 it warns about (-Wpsabi).
+[[gnu::always_inline]] inline Lanes load_row(const float* row, int n, int s0) {
     if (s0 + LANES <= n) return load_lanes(row + s0);
     Lanes x = same_lanes(0.0f);
     for (int j = 0; s0 + j < n; j++) x[j] = row[s0 + j];
