@@ -7,8 +7,10 @@
 # loses those tests with a message and the grader goes on; results.json is
 # valid with Gradescope's fields; make exercises lists a folder; bad input is
 # one line and exit 2; a run leaves nothing behind; no solution line is in the
-# handout of any exercise. The same checks for every exercise, and random
-# seeds, are make check-exercises-all (tests/grader/check_all.sh).
+# handout of any exercise; a one-exercise handout (20.3, tiny.2, 15.5), solved
+# in its folder, prints the lesson's output. The same checks for every
+# exercise, and random seeds, are make check-exercises-all
+# (tests/grader/check_all.sh).
 set -u
 # The grader compiles and runs students' files with the machine's own compiler,
 # on a teacher's Linux or Gradescope: make test checks it, make cross does not.
@@ -32,6 +34,22 @@ for starter in "$work"/handout/*/*.cpp; do
   (cd "$(dirname "$starter")" && g++ -std=c++17 -Wall -Wextra -Wpedantic -Werror -fsyntax-only "$(basename "$starter")") \
     > "$work/starter.log" 2>&1 || failed "the handout's $(basename "$starter") does not build alone in its folder" "$work/starter.log"
 done
+
+# One exercise's handout on its own (make handout EX=<id>), as a student who has
+# no repository uses it: the starter's check.sh says its output differs; the
+# exercise solved in that folder builds with its headers alone and prints the
+# lesson's output (20.3's outputs, tiny.2's gradient checks, 15.5's training).
+alone() {  # alone ID
+  local id=$1 dir=$work/alone-$1 file name log=$work/alone-$1.log
+  file=$(exercise_file "$id"); name=$(basename "$file")
+  bash tests/grader/handout.sh "$dir" "$id" > "$log" 2>&1 || { failed "make handout EX=$id failed" "$log"; return; }
+  if bash "$dir/$id/check.sh" > "$log" 2>&1; then failed "$id's starter passes its own check.sh" "$log"; return; fi
+  solved_exercise "$id" "$file" | flat_includes > "$dir/$id/$name"
+  if bash "$dir/$id/check.sh" > "$log" 2>&1 && grep -q "prints the lesson's output" "$log"; then
+    ok "$id's handout alone: the starter's check.sh says it differs; solved there, it prints the lesson's output"
+  else failed "$id solved in its own handout folder should print the lesson's output" "$log"; fi
+}
+in_parallel "alone 20.3" "alone tiny.2" "alone 15.5"
 
 check_reference 20.3
 jobs=("check_starter 20.3" "check_printer 20.3")

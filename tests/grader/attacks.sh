@@ -11,8 +11,8 @@
 # one line, "ok:", "FAILED:" or "pending:" (an attack written for a function
 # name the starter does not have yet), and the run ends with the counts.
 # Exit 0 when nothing FAILED. --old-names grades the tiny.1-3 attacks, written
-# for attend_forward, attend_backward and level_backward, against today's
-# attend, attend_back and level_back.
+# for attend_forward, attend_backward and level_backward, against a grader from
+# before the exercises took the header's names (attend, attend_back, level_back).
 #
 # The rules, from each attack's "// Rule:" line:
 #   under 30%   the total is below 30% of the maximum

@@ -46,11 +46,9 @@ while IFS=$'\t' read -r id file; do
   dir=$tmp/$id
   mkdir -p "$dir"
   name=$(basename "$file")
-  # Everything sits in one folder, so "../tiny_model.hpp" becomes "tiny_model.hpp".
-  flat() { sed 's|^\([ \t]*#[ \t]*include[ \t]*"\)\(\.\./\)*|\1|'; }
-  cut_solutions "$file" | flat > "$dir/$name" || fail "cannot cut $file"
+  cut_solutions "$file" | flat_includes > "$dir/$name" || fail "cannot cut $file"
   for header in $(needed_headers "$file"); do
-    cut_solutions "$header" $only | flat > "$dir/$(basename "$header")" || fail "cannot cut $header"
+    cut_solutions "$header" $only | flat_includes > "$dir/$(basename "$header")" || fail "cannot cut $header"
   done
   golden=tests/golden/${file%.cpp}.txt
   [ -f "$golden" ] && cp "$golden" "$dir/expected_output.txt"

@@ -96,6 +96,10 @@ solution_lines() {
   ' "$1"
 }
 
+# A handout keeps everything in one folder, so its includes lose their "../":
+# "../tiny_model.hpp" becomes "tiny_model.hpp" (stdin to stdout).
+flat_includes() { sed 's|^\([ \t]*#[ \t]*include[ \t]*"\)\(\.\./\)*|\1|'; }
+
 # The headers FILE includes with quotes, found beside it, in its chapter
 # folder or in common/, and theirs in turn: one path a line.
 needed_headers() {
