@@ -47,7 +47,7 @@ TESTSRC  := $(sort $(wildcard tests/unit/*.cpp))
 TESTBINS := $(patsubst %.cpp,$(BUILD)/%$(EXE),$(TESTSRC))
 
 .PHONY: FORCE all run test golden sanitize matrix cross bench compile-times exhaustive fuzz data book train-tiny seed-study clean help \
-        check-exercise handout exercises check-exercises-all gradescope
+        check-exercise handout exercises check-exercises-all gradescope grade-class
 .DEFAULT_GOAL := all
 
 # tiny_train's fast build: the same source with AVX2 (eight floats per
@@ -223,6 +223,7 @@ fuzz:
 #   make exercises DIR=folder                     grade every exercise file in a folder
 #   make check-exercises-all                      every exercise's grader checks (.ci/run runs it)
 #   make gradescope EX=20.3 [OUT=dir]             the autograder zip to upload to Gradescope
+#   make grade-class DIR=export [OUT=grades]      a class's export graded: grades.csv, reports, copies flagged
 check-exercise:
 	@CXX="$(CXX)" CXXFLAGS="$(CXXFLAGS)" bash tests/grader/grade.sh "$(EX)" "$(SRC)"
 
@@ -231,6 +232,10 @@ handout:
 
 exercises:
 	@CXX="$(CXX)" CXXFLAGS="$(CXXFLAGS)" bash tests/grader/exercises.sh "$(DIR)"
+
+grade-class:
+	@CXX="$(CXX)" CXXFLAGS="$(CXXFLAGS)" SEED="$(SEED)" JOBS="$(JOBS)" SANDBOX="$(SANDBOX)" \
+	  bash tests/grader/grade_class.sh "$(DIR)" "$(or $(OUT),grades)" $(EX)
 
 check-exercises-all:
 	@bash tests/grader/check_all.sh
@@ -276,6 +281,7 @@ help:
 	@echo "make exercises DIR=folder   grade every exercise file in a folder, and say which is next"
 	@echo "make check-exercises-all    the grader's checks for every exercise (slow; .ci/run runs it)"
 	@echo "make gradescope EX=20.3     the autograder zip for Gradescope (OUT=dir)"
+	@echo "make grade-class DIR=export a class's Moodle or Canvas export graded into OUT=grades/ (EX=, SEED=, JOBS=)"
 	@echo "make exhaustive every float through the vector exp, both builds (a minute each; .ci/run runs it)"
 	@echo "make fuzz       libFuzzer on the file loaders, FUZZ_SECONDS=60 each"
 	@echo "make data       download tiny Shakespeare into data/ (for training only)"

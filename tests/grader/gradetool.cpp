@@ -6,6 +6,7 @@
 //   gradetool report ROWS HEADER [RESULTS]  the report, from the checker's rows, and from the same
 //                                           rows and total Gradescope's results.json
 //   gradetool check-json FILE               results.json is valid and has Gradescope's fields
+//   gradetool sheet LIST POINTS OUT         a class's grade sheet and summary (sheet.hpp)
 //
 // words, deps and check-json exit 0 on a match (or a valid file) and 1
 // otherwise, printing one line that says what differs; report exits 0 at full
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "judge.hpp"
+#include "sheet.hpp"
 
 static bool read_text(const char* path, std::string& text) {
     std::ifstream in(path, std::ios::binary);
@@ -388,7 +390,7 @@ static int check_json(const std::string& text) {
 int main(int argc, char** argv) {
     const char* usage =
         "usage: gradetool words REFERENCE STUDENT | deps BOX DEPFILE SYSDIR... |\n"
-        "       report ROWS HEADER [RESULTS] | check-json FILE\n";
+        "       report ROWS HEADER [RESULTS] | check-json FILE | sheet LIST POINTS OUT\n";
     std::string a, b;
     std::string command = argc > 1 ? argv[1] : "";
     if (command == "words" && argc == 4) {
@@ -409,6 +411,7 @@ int main(int argc, char** argv) {
         if (!read_text(argv[2], a)) return std::printf("cannot read %s\n", argv[2]), 1;
         return check_json(a);
     }
+    if (command == "sheet" && argc == 5) return sheet::run(argv[2], argv[3], argv[4]);
     std::fputs(usage, stderr);
     return 2;
 }
