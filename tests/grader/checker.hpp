@@ -13,7 +13,7 @@
 //   checker --list                         name, points, kind, tolerance, hint per line
 //   checker --lesson [ARGS]                the reference's main
 //   checker --fail ROWS MESSAGE            every test 0 with MESSAGE (a file that did not compile)
-//   checker --grade SEED ROWS TIME OUT ERR [--after CMD] -- SANDBOX... DRIVER
+//   GRADER_SEED=N GRADER_ROWS=FILE checker --grade TIME OUT ERR [--after CMD] -- SANDBOX... DRIVER
 //                                          every test, each in a process of its own, one row a line:
 //                                          name, score, points, hidden (0/1), message, hint
 #pragma once
@@ -578,7 +578,8 @@ inline Row run_isolated(const Case& c, uint64_t seed, Lesson lesson) {
 inline int run(int argc, char** argv, Lesson lesson, const std::vector<Case>& cases) {
     std::signal(SIGPIPE, SIG_IGN);
     const char* usage = "usage: checker --list | --lesson [ARGS] | --fail ROWS MESSAGE |\n"
-                        "       --grade SEED ROWS SECONDS OUTPUT_LIMIT ERROR_LIMIT [--after CMD] -- SANDBOX... DRIVER\n";
+                        "       --grade SECONDS OUTPUT_LIMIT ERROR_LIMIT [--after CMD] -- SANDBOX... DRIVER\n"
+                        "       (with GRADER_SEED and GRADER_ROWS in the environment)\n";
     std::string command = argc > 1 ? argv[1] : "";
     if (command == "--lesson") {
         argv[1] = argv[0];
@@ -596,20 +597,24 @@ inline int run(int argc, char** argv, Lesson lesson, const std::vector<Case>& ca
         for (const Case& c : cases) write_row(rows, c, {0, false, argv[3], false});
         return std::fclose(rows) == 0 ? 0 : 2;
     }
-    if (command == "--grade" && argc >= 9) {
-        const uint64_t seed = std::strtoull(argv[2], nullptr, 10);
+    // The seed and the rows' path come in the environment, which no other uid
+    // can read, not on the command line, which every process can.
+    const char* seed_text = std::getenv("GRADER_SEED");
+    const char* rows_path = std::getenv("GRADER_ROWS");
+    if (command == "--grade" && argc >= 7 && seed_text && rows_path) {
+        const uint64_t seed = std::strtoull(seed_text, nullptr, 10);
         Limits& l = limits();
-        l.seconds = std::atof(argv[4]);
-        l.output = size_t(std::atoll(argv[5]));
-        l.errors = size_t(std::atoll(argv[6]));
-        int k = 7;
+        l.seconds = std::atof(argv[2]);
+        l.output = size_t(std::atoll(argv[3]));
+        l.errors = size_t(std::atoll(argv[4]));
+        int k = 5;
         std::string after;
         if (std::strcmp(argv[k], "--after") == 0 && k + 1 < argc) after = argv[k + 1], k += 2;
         if (k >= argc || std::strcmp(argv[k], "--") != 0) return std::fputs(usage, stderr), 2;
         for (k++; k < argc; k++) l.command.push_back(argv[k]);
         if (l.command.empty()) return std::fputs(usage, stderr), 2;
-        FILE* rows = std::fopen(argv[3], "w");
-        if (!rows) return std::fprintf(stderr, "checker: cannot write %s\n", argv[3]), 2;
+        FILE* rows = std::fopen(rows_path, "w");
+        if (!rows) return std::fprintf(stderr, "checker: cannot write %s\n", rows_path), 2;
         for (const Case& c : cases) {
             Row r = run_isolated(c, seed, lesson);
             if (!after.empty() && std::system(after.c_str()) != 0) {}

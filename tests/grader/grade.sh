@@ -159,9 +159,11 @@ if [ "$compiled" -ne 0 ]; then
 elif [ -n "$outside" ]; then
   "$checker" --fail "$rows" "your file includes $outside, which is not one of the handout's files; include only those, beside your file" || exit 2
 else
-  "$checker" --grade "$seed" "$rows" "$time_limit" "$limit" "$error_limit" \
-    --after "bash '$root/tests/grader/sandbox.sh' kill $mode ${uid:-0}" -- \
-    bash "$root/tests/grader/sandbox.sh" run "$mode" "${uid:-0}" "$box" "$box/run" "$((time_limit + 1))" "$memory" \
+  # No seed and no path of the grader's on a command line the student's uid can read in /proc.
+  cp tests/grader/sandbox.sh "$work/sandbox.sh"
+  GRADER_SEED=$seed GRADER_ROWS=$rows "$checker" --grade "$time_limit" "$limit" "$error_limit" \
+    --after "bash '$work/sandbox.sh' kill $mode ${uid:-0}" -- \
+    bash "$work/sandbox.sh" run "$mode" "${uid:-0}" "$box" "$box/run" "$((time_limit + 1))" "$memory" \
     "$(( (limit + 1023) / 1024 * 10 ))" -- "$box/driver" > "$work/checker.out" 2> "$work/checker.err"
   status=$?
   if [ "$status" -ne 0 ]; then

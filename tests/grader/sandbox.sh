@@ -75,6 +75,29 @@ run)
     exec setpriv --reuid="$uid" --regid="$uid" --clear-groups --no-new-privs -- bwrap $args -- "$@" ;;
   uid)
     ulimit -u 256
+    ulimit -n 256
+    cd "$box" || exit 2
+    # With mount and pid namespaces (root has them where bubblewrap fails for
+    # want of user namespaces): a private /tmp, /var/tmp and /dev/shm with a cap
+    # on their files, every top-level folder but the system's hidden, the box
+    # bound back in, and no other process to be seen. The program runs as a
+    # child, so that the namespace's first process passes its signal on as a status.
+    if unshare -m -p -f --mount-proc -n true 2> /dev/null; then
+      exec unshare -m -p -f --mount-proc -n sh -c '
+        box=$1 dir=$2 uid=$3
+        shift 3
+        mount --make-rprivate / || exit 2
+        for d in /*; do
+          case "$d" in /bin | /dev | /etc | /lib | /lib32 | /lib64 | /libx32 | /proc | /sbin | /sys | /usr) continue ;; esac
+          [ -d "$d" ] && [ ! -L "$d" ] && { mount -t tmpfs -o size=256m,nr_inodes=4096,mode=1777 tmpfs "$d" || exit 2; }
+        done
+        mount -t tmpfs -o size=64m,nr_inodes=1024,mode=1777 tmpfs /dev/shm 2> /dev/null
+        mkdir -p "$box" /var/tmp && chmod 1777 /var/tmp && mount --no-canonicalize --bind /proc/self/cwd "$box" || exit 2
+        cd "$dir" || exit 2
+        setpriv --reuid="$uid" --regid="$uid" --clear-groups --no-new-privs -- \
+          env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$box" TMPDIR=/tmp LC_ALL=C "$@"
+        exit $?' sandbox "$box" "$dir" "$uid" "$@"
+    fi
     cd "$dir" || exit 2
     exec unshare -n setpriv --reuid="$uid" --regid="$uid" --clear-groups --no-new-privs -- \
       env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$box" TMPDIR="$box/tmp" LC_ALL=C "$@" ;;
