@@ -242,7 +242,7 @@ check-exercises-all:
 
 # Gradescope's autograder for one exercise: make gradescope EX=20.3 [OUT=dir] (and dir.zip)
 gradescope:
-	@bash tests/grader/gradescope.sh "$(EX)" "$(OUT)"
+	@SEED="$(SEED)" bash tests/grader/gradescope.sh "$(EX)" "$(OUT)"
 
 data:
 	@mkdir -p data

@@ -193,7 +193,7 @@ sed 's/"max_score"/"maximum"/' "$work/pass.json" > "$work/renamed.json"
 
 # Gradescope: make gradescope's folder as /autograder/source, run_autograder on
 # a wrong submission and on a submission with no .cpp file.
-bash tests/grader/gradescope.sh 20.3 "$work/gradescope" > "$work/gs.log" 2>&1 || failed "make gradescope EX=20.3" "$work/gs.log"
+SEED=4242 bash tests/grader/gradescope.sh 20.3 "$work/gradescope" > "$work/gs.log" 2>&1 || failed "make gradescope EX=20.3" "$work/gs.log"
 for f in setup.sh run_autograder EXERCISE tests/grader/grade.sh; do
   [ -f "$work/gradescope/$f" ] || failed "the Gradescope folder has no $f"
 done
@@ -215,6 +215,10 @@ if printf '%s' "$student_view" | grep -q '"name": "hidden_inputs", "score": 0, "
    grep '"visibility": "hidden"' "$fail_json" | grep -q 'Seed [0-9].*case1'; then
   ok "results.json shows the student no seed and no hidden input's numbers; the teacher's hidden test has both"
 else failed "results.json's visibility" "$fail_json"; fi
+# The zip's seed, not the environment's nor a new draw, grades every submission.
+if [ "$(cat "$work/gradescope/SEED" 2> /dev/null)" = 4242 ] && grep '"visibility": "hidden"' "$fail_json" | grep -q 'Seed 4242 '; then
+  ok "make gradescope SEED=4242 puts the seed in the zip, and run_autograder grades with it"
+else failed "the Gradescope zip's seed (SEED=4242)" "$fail_json"; fi
 TMPDIR=$work/tmp AUTOGRADER=$work/ag_empty bash "$work/ag_empty/source/run_autograder" > "$work/ag.log" 2>&1
 if "$tool" check-json "$work/ag_empty/results/results.json" > "$work/json.log" 2>&1 && grep -q '"score": 0' "$work/ag_empty/results/results.json" &&
    grep -q 'Submit one file, ex3_Cross_Attention.cpp' "$work/ag_empty/results/results.json"; then

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # The autograder to upload to Gradescope for one exercise:
 #
-#   make gradescope EX=20.3 [OUT=gradescope-20.3]
+#   make gradescope EX=20.3 [OUT=gradescope-20.3] [SEED=N]
+#
+# SEED is the assignment's seed (drawn once if not given): it goes into the zip
+# as SEED, so every submission, and every resubmission of the same file, is
+# graded on the same hidden inputs and keeps its score.
 #
 # Writes OUT/ (setup.sh, run_autograder and EXERCISE at its root, with the
 # sources the grader needs) and OUT.zip of its contents when zip is installed.
@@ -30,6 +34,9 @@ rm -rf "$tmp"/chapter*/build
 cp tests/run_autograder "$tmp/run_autograder"
 cp tests/run_autograder "$tmp/tests/run_autograder"
 echo "$id" > "$tmp/EXERCISE"
+seed=${SEED:-$(( (RANDOM << 15 | RANDOM) % 1000000000 ))}
+case "$seed" in *[!0-9]*) fail "SEED must be a whole number, got '$seed'" ;; esac
+echo "$seed" > "$tmp/SEED"
 cat > "$tmp/setup.sh" <<'SETUP'
 #!/usr/bin/env bash
 # Gradescope runs this once, as root, on its Ubuntu 22.04 image ("Base image:
@@ -59,7 +66,7 @@ trap - EXIT
 if command -v zip > /dev/null; then
   rm -f "$out.zip"
   (cd "$out" && zip -qr "$out.zip" .) || fail "zip failed"
-  echo "gradescope: exercise $id: upload $out.zip (the folder is $out)"
+  echo "gradescope: exercise $id, seed $seed: upload $out.zip (the folder is $out)"
 else
-  echo "gradescope: exercise $id: $out is written; zip its contents (not the folder) and upload the zip"
+  echo "gradescope: exercise $id, seed $seed: $out is written; zip its contents (not the folder) and upload the zip"
 fi
