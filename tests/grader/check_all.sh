@@ -6,7 +6,8 @@
 # printed-output test's points, every wrong solution in tests/grader/wrong/
 # loses the tests it names, every right one in tests/grader/right/ (a right
 # answer written differently) scores full marks, no solution line is in the
-# handout, and then the attack suite (tests/grader/attacks.sh). The seed
+# handout, then the attack suite (tests/grader/attacks.sh) and the class
+# cases (tests/grader/class_check.sh). The seed
 # is random unless SEED is given; it is printed, so a failure can be replayed.
 set -u
 export LC_ALL=C
@@ -55,5 +56,11 @@ attacks_status=$?
 echo "check-exercises-all: the attack suite (bash tests/grader/attacks.sh --seed $SEED):"
 grep -E '^(FAILED|pending|skipped):|^attacks:' "$work/attacks.log" | sed 's/^/    /'
 [ "$attacks_status" -eq 0 ] || failed "the attack suite: $(tail -n 1 "$work/attacks.log")"
+# The class cases: a class of our own, hostile neighbours among it, graded at once.
+SEED=$SEED bash tests/grader/class_check.sh > "$work/class.log" 2>&1
+class_status=$?
+echo "check-exercises-all: the class cases (SEED=$SEED bash tests/grader/class_check.sh):"
+grep -E '^(ok|FAILED|skipped):' "$work/class.log" | sed 's/^/    /'
+[ "$class_status" -eq 0 ] || failed "the class cases: $(tail -n 1 "$work/class.log")"
 echo "check-exercises-all: $failures failed (seed $SEED)"
 [ "$failures" -eq 0 ]

@@ -72,7 +72,7 @@ done
 
 # The sandbox: one student must not reach another's files, so only the
 # isolating modes run unless the teacher names another.
-mode=$(GRADER_SANDBOX=${SANDBOX:-} bash tests/grader/sandbox.sh probe)
+mode=$(GRADER_SANDBOX=${SANDBOX:-${GRADER_SANDBOX:-}} bash tests/grader/sandbox.sh probe)
 case "$mode" in
 bwrap-uid | bwrap) ;;
 uid | none)
@@ -83,10 +83,16 @@ uid | none)
 esac
 export GRADER_SANDBOX=$mode
 
+hash_of() { { sha256sum "$@" 2> /dev/null || shasum -a 256 "$@"; } | cut -c1-64; }
+# The grader's version: every file a grading reads but the student's.
+version=$(cat tests/grader/*.sh tests/grader/*.hpp tests/grader/*.cpp common/*.hpp chapter*/*.hpp chapter*/exercises/*.cpp |
+  hash_of -)
+
 # OUT is the teacher's alone: no student's program, in any mode, reads it.
 mkdir -p "$out/.graded" "$out/.work" || fail "cannot write OUT '$out'"
 chmod 700 "$out"
 rm -rf "$out/.work"/grading.* "$out/.work/jobs"
+find "$out/.work" -maxdepth 1 -name 'cache-*' ! -name "cache-${version:0:16}" -exec rm -rf {} + 2> /dev/null
 if [ -n "${SEED:-}" ]; then
   case "$SEED" in *[!0-9]*) fail "SEED must be a whole number, got '$SEED'" ;; esac
   echo "$SEED" > "$out/seed"
@@ -94,11 +100,6 @@ elif [ ! -s "$out/seed" ]; then
   echo $(( (RANDOM << 15 | RANDOM) % 1000000000 )) > "$out/seed"
 fi
 seed=$(cat "$out/seed")
-
-hash_of() { { sha256sum "$@" 2> /dev/null || shasum -a 256 "$@"; } | cut -c1-64; }
-# The grader's version: every file a grading reads but the student's.
-version=$(cat tests/grader/*.sh tests/grader/*.hpp tests/grader/*.cpp common/*.hpp chapter*/*.hpp chapter*/exercises/*.cpp |
-  hash_of -)
 
 # --- Which file is whose, and for which exercise -------------------------------------
 # names: "handout file name TAB id" for every exercise.
@@ -165,20 +166,24 @@ while IFS= read -r student; do
 done < "$out/.work/students"
 
 # --- The gradings, JOBS at once ----------------------------------------------------------
-# jobs: "key TAB id TAB path TAB handout name"; a key already in .graded is done.
+# keys: the table with each grading's key; jobs: "key TAB id TAB path TAB
+# handout name" for each key not yet in .graded (one file handed in twice is graded once).
 while IFS=$'\t' read -r student id status path; do
-  [ "$status" = graded ] || continue
-  key=$id-$(printf '%s %s %s %s\n' "$(hash_of "$path")" "$version" "$seed" "$id" | hash_of -)
-  printf '%s\t%s\t%s\t%s\n' "$key" "$id" "$path" "$(basename "$(exercise_file "$id")")"
-done < "$out/.work/table" | sort -u -t$'\t' -k1,1 > "$out/.work/keys"
-awk -F'\t' -v g="$out/.graded" '{ if (system("test -d \"" g "/" $1 "\"") != 0) print }' "$out/.work/keys" > "$out/.work/jobs"
+  key=
+  [ "$status" = graded ] && key=$id-$(printf '%s %s %s %s\n' "$(hash_of "$path")" "$version" "$seed" "$id" | hash_of -)
+  printf '%s\t%s\t%s\t%s\t%s\n' "$student" "$id" "$status" "$path" "$key"
+done < "$out/.work/table" > "$out/.work/keys"
+awk -F'\t' '$5 != "" && !seen[$5]++ { print $5 "\t" $2 "\t" $4 }' "$out/.work/keys" |
+  while IFS=$'\t' read -r key id path; do
+    [ -d "$out/.graded/$key" ] || printf '%s\t%s\t%s\t%s\n' "$key" "$id" "$path" "$(basename "$(exercise_file "$id")")"
+  done > "$out/.work/jobs"
 total=$(wc -l < "$out/.work/jobs" | tr -d ' ')
-cached=$(( $(wc -l < "$out/.work/keys") - total ))
+cached=$(( $(cut -f5 "$out/.work/keys" | grep -v '^$' | sort -u | wc -l) - total ))
 echo "grade-class: $(wc -l < "$out/.work/students" | tr -d ' ') students, exercises $ids, seed $seed, sandbox $mode"
 echo "grade-class: $total to grade, $cached already graded, $jobs at once"
 if [ "$total" -gt 0 ]; then
-  # The checkers are built once, before the gradings share them.
-  export GRADER_CACHE=$out/.work/cache
+  # The checkers, built by the first grading of each exercise, for this version of the grader only.
+  export GRADER_CACHE=$out/.work/cache-${version:0:16}
   start=$(date +%s)
   seq 1 "$total" | xargs -P "$jobs" -n 1 bash "$root/tests/grader/grade_class.sh" --one "$out" &
   runner=$!
@@ -201,10 +206,9 @@ fi
 # sheet: "student TAB id TAB status TAB seed TAB grading folder" for gradetool.
 : > "$out/.work/sheet"
 problems=0
-while IFS=$'\t' read -r student id status path; do
+while IFS=$'\t' read -r student id status path key; do
   graded=
   if [ "$status" = graded ]; then
-    key=$(awk -F'\t' -v p="$path" -v id="$id" '$2 == id && $3 == p { print $1; exit }' "$out/.work/keys")
     graded=$out/.graded/$key
     if [ ! -f "$graded/status" ] || [ "$(cat "$graded/status")" -gt 1 ]; then
       status=error problems=1
@@ -215,9 +219,9 @@ while IFS=$'\t' read -r student id status path; do
     cp "$graded/results.json" "$out/students/$student/$id.json" 2> /dev/null
   fi
   printf '%s\t%s\t%s\t%s\t%s\n' "$student" "$id" "$status" "$seed" "$graded" >> "$out/.work/sheet"
-done < "$out/.work/table"
-tool=$out/.work/cache/gradetool
-[ -x "$tool" ] || { mkdir -p "$out/.work/cache" && ${CXX:-g++} -std=c++17 -O1 tests/grader/gradetool.cpp -o "$tool"; } ||
+done < "$out/.work/keys"
+tool=$out/.work/cache-${version:0:16}/gradetool
+[ -x "$tool" ] || { mkdir -p "$(dirname "$tool")" && ${CXX:-g++} -std=c++17 -O1 tests/grader/gradetool.cpp -o "$tool"; } ||
   fail "cannot build tests/grader/gradetool.cpp"
 for id in $ids; do exercise_points "$id" | sed "s/^/$id	/"; done > "$out/.work/points"
 "$tool" sheet "$out/.work/sheet" "$out/.work/points" "$out" || fail "cannot write the grade sheet in '$out'"

@@ -81,7 +81,8 @@ inline std::string status_of(const std::vector<std::vector<std::string>>& rows) 
     if (first.find("did not compile") != std::string::npos) return "did-not-compile";
     if (first.find("not one of the handout's files") != std::string::npos) return "bad-include";
     for (const auto& r : rows)
-        if (r[4].find("so it was stopped") != std::string::npos) return "timed-out";
+        if (r[4].find("still running after") != std::string::npos || r[4].find("seconds of CPU time") != std::string::npos)
+            return "timed-out";
     return "graded";
 }
 
