@@ -287,13 +287,13 @@ static uint64_t hash_of(const std::string& s) {
     return h;
 }
 
-// The hash of each K tokens in a row, at the position of its first token.
-static std::vector<uint64_t> kgram_hashes(const std::vector<Token>& tokens) {
+// The hash of each k tokens in a row, at the position of its first token.
+static std::vector<uint64_t> kgram_hashes(const std::vector<Token>& tokens, size_t k = K) {
     std::vector<uint64_t> each, out;
     for (const Token& t : tokens) each.push_back(hash_of(t.text));
-    for (size_t i = 0; i + K <= each.size(); i++) {
+    for (size_t i = 0; i + k <= each.size(); i++) {
         uint64_t h = 0;
-        for (size_t j = i; j < i + K; j++) h = (h ^ each[j]) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
+        for (size_t j = i; j < i + k; j++) h = (h ^ each[j]) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
         out.push_back(h);
     }
     return out;
@@ -328,6 +328,7 @@ struct Document {
     std::vector<Token> tokens;
     std::vector<Print> prints;    // winnowed, base code removed, in file order
     std::vector<uint64_t> kept;   // their distinct hashes, sorted
+    std::vector<char> handed;     // per token: 1 when it stands in a run of the base code
 };
 
 static bool read_file(const std::string& path, std::string& text) {
@@ -354,7 +355,7 @@ static std::string read_manifest(const char* manifest, std::vector<Document>& do
         const std::string where = judge::say("%s line %d: ", manifest, number);
         if (f.size() != 4 || f[0].empty() || f[2].empty() || f[3].empty())
             return where + "want exercise<TAB>role<TAB>name<TAB>path, each one not empty";
-        Document d{f[0], f[1], f[2], f[3], "", number, {}, {}, {}};
+        Document d{f[0], f[1], f[2], f[3], "", number, {}, {}, {}, {}};
         if (d.role != "base" && d.role != "reference" && d.role != "student")
             return where + "role '" + d.role + "' is not base, reference or student";
         if (d.role == "student" && (d.name == REFERENCE_NAME || !students.insert({d.exercise, d.name}).second))
@@ -367,21 +368,40 @@ static std::string read_manifest(const char* manifest, std::vector<Document>& do
     return "";
 }
 
+static bool has(const std::vector<uint64_t>& sorted, uint64_t h) {
+    return std::binary_search(sorted.begin(), sorted.end(), h);
+}
+
+// Tokens in a run this long that the base code has too are the handout's own
+// lines: a shared print that straddles the end of the starter's code counts,
+// but its starter lines are neither counted as shared nor marked on the page.
+// Shorter runs (K) are often the student's own code that looks like the
+// handout's (tiny.2's pointer arithmetic is tiny.1's): those lines are kept.
+constexpr size_t HANDOUT_RUN = 3 * K;
+
 // Fingerprints of every document; those in the exercise's base code removed.
 static void fingerprint(std::vector<Document>& docs) {
-    std::map<std::string, std::vector<uint64_t>> base;  // every k-gram of the base code, sorted
+    std::map<std::string, std::vector<uint64_t>> base, runs;  // the base code's k-grams and runs, sorted
     for (Document& d : docs) {
         d.tokens = tokens_of(d.text);
         if (d.role != "base") continue;
-        std::vector<uint64_t> h = kgram_hashes(d.tokens);
-        base[d.exercise].insert(base[d.exercise].end(), h.begin(), h.end());
+        for (auto* to : {&base, &runs}) {
+            std::vector<uint64_t> h = kgram_hashes(d.tokens, to == &base ? K : HANDOUT_RUN);
+            (*to)[d.exercise].insert((*to)[d.exercise].end(), h.begin(), h.end());
+        }
     }
-    for (auto& b : base) std::sort(b.second.begin(), b.second.end());
+    for (auto* all : {&base, &runs})
+        for (auto& b : *all) std::sort(b.second.begin(), b.second.end());
     for (Document& d : docs) {
         if (d.role == "base") continue;
         const std::vector<uint64_t>& handed_out = base[d.exercise];
-        for (const Print& p : winnow(kgram_hashes(d.tokens)))
-            if (!std::binary_search(handed_out.begin(), handed_out.end(), p.hash)) {
+        const std::vector<uint64_t> h = kgram_hashes(d.tokens), long_runs = kgram_hashes(d.tokens, HANDOUT_RUN);
+        d.handed.assign(d.tokens.size(), 0);
+        for (size_t i = 0; i < long_runs.size(); i++)
+            if (has(runs[d.exercise], long_runs[i]))
+                std::fill(d.handed.begin() + i, d.handed.begin() + i + HANDOUT_RUN, 1);
+        for (const Print& p : winnow(h))
+            if (!has(handed_out, p.hash)) {
                 d.prints.push_back(p);
                 d.kept.push_back(p.hash);
             }
@@ -405,10 +425,6 @@ struct Pair {
     int shared_lines = 0;
     std::vector<Region> regions;
 };
-
-static bool has(const std::vector<uint64_t>& sorted, uint64_t h) {
-    return std::binary_search(sorted.begin(), sorted.end(), h);
-}
 
 // Shared prints joined into regions: consecutive in a, and in b not far from
 // where the last one was, are one region (one colour on the page).
@@ -450,7 +466,8 @@ static Pair compare(const Document& a, const Document& b, const std::string& b_n
     std::set<int> lines;
     for (const Print& p : a.prints)
         if (has(b.kept, p.hash))
-            for (size_t t = p.at; t < p.at + K; t++) lines.insert(a.tokens[t].line);
+            for (size_t t = p.at; t < p.at + K; t++)
+                if (!a.handed[t]) lines.insert(a.tokens[t].line);
     pair.shared_lines = int(lines.size());
     pair.regions = regions_of(a, b);
     return pair;
@@ -542,7 +559,7 @@ static const char* STYLE =
     "td.num{text-align:right;font-variant-numeric:tabular-nums}"
     ".note{background:#fff6d5;border:1px solid #e0c060;padding:.6em 1em;max-width:60em}"
     ".pair{margin:2em 0;border-top:2px solid #888;padding-top:.5em}"
-    ".sides{display:grid;grid-template-columns:1fr 1fr;gap:1em}"
+    ".sides{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1em}"
     ".side h4{margin:.2em 0}"
     "pre{font-size:12px;line-height:1.35;background:#fafafa;border:1px solid #ddd;padding:4px;overflow-x:auto;"
     "tab-size:4;margin:0}"
@@ -556,20 +573,20 @@ static const char* STYLE =
 // COLOURS and an anchor; the region's number links to the same region on the other side.
 static std::string side(const Document& d, const std::string& title, const std::vector<Region>& regions, bool is_a,
                         const std::string& id) {
-    std::vector<int> region_of;  // per line, from 1; -1 for none
-    std::vector<int> first_line(regions.size(), 0);
-    int lines = int(std::count(d.text.begin(), d.text.end(), '\n')) + 1;
-    region_of.assign(size_t(lines) + 1, -1);
+    const int lines = int(std::count(d.text.begin(), d.text.end(), '\n')) + 1;
+    std::vector<int> region_of(size_t(lines) + 1, -1);  // per line, from 1; -1 for none
     for (size_t r = 0; r < regions.size(); r++) {
-        size_t from = is_a ? regions[r].a_first : regions[r].b_first;
-        size_t to = (is_a ? regions[r].a_last : regions[r].b_last) + K - 1;
-        int lo = d.tokens[from].line, hi = lo;
+        const size_t from = is_a ? regions[r].a_first : regions[r].b_first;
+        const size_t to = (is_a ? regions[r].a_last : regions[r].b_last) + K - 1;
+        int lo = lines + 1, hi = 0;
         for (size_t t = from; t <= to && t < d.tokens.size(); t++)
-            lo = std::min(lo, d.tokens[t].line), hi = std::max(hi, d.tokens[t].line);
-        first_line[r] = lo;
+            if (!d.handed[t]) lo = std::min(lo, d.tokens[t].line), hi = std::max(hi, d.tokens[t].line);
         for (int l = lo; l <= hi && l <= lines; l++)
             if (region_of[size_t(l)] < 0) region_of[size_t(l)] = int(r);
     }
+    std::vector<int> first_line(regions.size(), 0);  // where each region's number goes
+    for (int l = lines; l >= 1; l--)
+        if (region_of[size_t(l)] >= 0) first_line[size_t(region_of[size_t(l)])] = l;
     const char* here = is_a ? "a" : "b";
     const char* there = is_a ? "b" : "a";
     std::string out = "<div class=\"side\"><h4>" + html(title) + "</h4><pre>";
