@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# tests/grader/similarity.cpp on a class of our own (tests/grader/class/similarity/:
+# five independent solutions of 20.5 and of tiny.2 in different styles, and five
+# disguised copies of each, truth.tsv says of what): every copy pair ranks above
+# every pair of independent solutions (the margins are printed); the CSV reads
+# back with Python's csv module, a name with a comma, a quote and an accent
+# quoted as RFC 4180 says; the page marks the top pair's shared code and names
+# no URL; a missing file is one line, exit 2 and no output; the same input
+# gives the same bytes. Every file of the class compiles against the handout.
+set -u
+# A tool the teacher runs on the machine that grades: make cross has nothing to add.
+if [ -n "${RUN:-}" ]; then echo "not under make cross: similarity runs where the teacher grades"; exit 77; fi
+export LC_ALL=C
+cd "$(dirname "$0")/../.." || exit 1
+. tests/grader/lib.sh
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+. tests/grader/checks.sh  # ok, failed
+class=tests/grader/class/similarity
+exercises="20.5 tiny.2"
+# One student's display name has a comma, quotes, an apostrophe and an accent.
+odd_file=indep_b
+odd_name='Zoë "Zed" O'\''Brien, Jr.'
+
+tool=$work/similarity
+g++ -std=c++17 -O2 -Wall -Wextra -Wpedantic -Werror tests/grader/similarity.cpp -o "$tool" 2> "$work/build.log" ||
+  { failed "similarity.cpp does not build" "$work/build.log"; exit 1; }
+
+# The handout of each exercise as a student gets it (the starter, and its
+# headers with this exercise's regions cut) is the base code; the reference is
+# the exercise solved (tiny.2's answer lives in tiny_model.hpp: solved_exercise
+# puts it in the file, as a student hands it in).
+manifest=$work/manifest.tsv
+echo "# exercise	role	name	path" > "$manifest"
+for id in $exercises; do
+  file=$(exercise_file "$id")
+  handout=$work/handout/$id
+  mkdir -p "$handout/below"  # "../tiny_model.hpp" from below/ is the handout's header
+  cut_solutions "$file" > "$handout/starter.cpp"
+  printf '%s\tbase\tstarter\t%s\n' "$id" "$handout/starter.cpp" >> "$manifest"
+  for header in $(needed_headers "$file"); do
+    cut_solutions "$header" "$id" | flat_includes > "$handout/$(basename "$header")"
+    printf '%s\tbase\t%s\t%s\n' "$id" "$(basename "$header")" "$handout/$(basename "$header")" >> "$manifest"
+  done
+  solved_exercise "$id" "$file" > "$handout/reference.cpp"
+  printf '%s\treference\treference\t%s\n' "$id" "$handout/reference.cpp" >> "$manifest"
+  for student in "$class/$id"/*.cpp; do
+    name=$(basename "$student" .cpp)
+    [ "$name" = "$odd_file" ] && [ "$id" = 20.5 ] && name=$odd_name
+    printf '%s\tstudent\t%s\t%s\n' "$id" "$name" "$student" >> "$manifest"
+    g++ -std=c++17 -Wall -Wextra -Wpedantic -Werror -fsyntax-only -I"$handout/below" -I"$handout" "$student" \
+      > "$work/compile.log" 2>&1 || failed "$student does not compile against the handout" "$work/compile.log"
+  done
+done
+
+"$tool" "$manifest" "$work/out.csv" "$work/out.html" 2> "$work/run.err" || { failed "similarity on the class" "$work/run.err"; exit 1; }
+
+# (1) copies above independent solutions, and (2) the CSV as Python reads it.
+python3 - "$work/out.csv" "$class/truth.tsv" "$odd_file" "$odd_name" > "$work/rank.log" 2>&1 <<'PY'
+import csv, sys
+out, truth_path, odd_file, odd_name = sys.argv[1:]
+failed = 0
+def fail(message):
+    global failed
+    failed += 1
+    print("FAILED: " + message)
+rows = list(csv.reader(open(out, newline="", encoding="utf-8")))
+if rows[0] != ["exercise", "student_a", "student_b", "similarity", "shared_lines"]:
+    fail("the CSV's header is %r" % rows[0])
+score = {}
+for r in rows[1:]:
+    score[(r[0], frozenset((r[1], r[2])))] = float(r[3])
+truth = [line.rstrip("\n").split("\t") for line in open(truth_path, encoding="utf-8") if not line.startswith("#")][1:]
+def name(exercise, file):
+    stem = file[:-len(".cpp")] if file.endswith(".cpp") else file
+    return odd_name if (exercise, stem) == ("20.5", odd_file) else stem
+REFERENCE = "(reference solution)"
+for exercise in sorted({t[0] for t in truth}):
+    mine = [t for t in truth if t[0] == exercise]
+    copies = [(name(exercise, f), REFERENCE if c == "reference" else name(exercise, c)) for _, f, c in mine if c != "-"]
+    independent = [name(exercise, f) for _, f, c in mine if c == "-"]
+    # The reference is one more independent solution: none of them copied it.
+    alone = [(a, b) for a in independent for b in independent + [REFERENCE] if a < b or b == REFERENCE]
+    got = lambda pair: score.get((exercise, frozenset(pair)))
+    missing = [p for p in copies + alone if got(p) is None]
+    if missing:
+        fail("%s: pairs missing from the CSV: %s" % (exercise, missing))
+        continue
+    low = min(copies, key=got)
+    high = max(alone, key=got)
+    print("%s: lowest copy %.3f (%s ~ %s), highest independent pair %.3f (%s ~ %s), margin %+.3f"
+          % (exercise, got(low), low[0], low[1], got(high), high[0], high[1], got(low) - got(high)))
+    if got(low) <= got(high):
+        fail("%s: the copy pair %s scores %.3f, not above the independent pair %s at %.3f"
+             % (exercise, low, got(low), high, got(high)))
+if not any(odd_name in (r[1], r[2]) for r in rows[1:]):
+    fail("no row has the student named %s" % odd_name)
+raw = open(out, encoding="utf-8").read()
+if '"' + odd_name.replace('"', '""') + '"' not in raw:
+    fail("the name %s is not quoted as RFC 4180 says" % odd_name)
+sys.exit(1 if failed else 0)
+PY
+status=$?
+sed 's/^/  /' "$work/rank.log"
+[ "$status" -eq 0 ] && ok "every copy ranks above every pair of independent solutions; the CSV reads back, the odd name quoted" ||
+  failed "the ranking or the CSV"
+
+# (3) the page: the top pair side by side with a marked region, nothing from the network.
+top=$(grep -o '<div class="pair" id="e[0-9]*-p1">.*' "$work/out.html" | head -n 1)
+if grep -q '<span class="l c0">' <<< "$top" && grep -q 'reason to look, not a verdict' "$work/out.html" &&
+   ! grep -qiE 'https?://' "$work/out.html"; then
+  ok "the page shows the top pair with its shared code marked, says it is no verdict, and names no URL"
+else failed "the page: no marked region for the top pair, no 'not a verdict', or a URL in it"; fi
+
+# (4) a file the manifest names that is not there: one line, exit 2, no output written.
+{ cat "$manifest"; printf '20.5\tstudent\tghost\t%s\n' "$work/no-such-file.cpp"; } > "$work/bad.tsv"
+"$tool" "$work/bad.tsv" "$work/bad.csv" "$work/bad.html" > "$work/bad.out" 2> "$work/bad.err"
+status=$?
+if [ "$status" -eq 2 ] && [ "$(wc -l < "$work/bad.err")" -eq 1 ] && grep -q "cannot read .*no-such-file.cpp" "$work/bad.err" &&
+   [ ! -s "$work/bad.out" ] && [ -z "$(ls "$work" | grep '^bad\.\(csv\|html\)')" ]; then
+  ok "a missing file: '$(cat "$work/bad.err")', exit 2, no output file"
+else failed "a missing file should be one line, exit 2 and no output (got status $status)" "$work/bad.err"; fi
+"$tool" --help | grep -q '^usage: similarity MANIFEST OUT_CSV OUT_HTML' && ok "--help prints the usage" || failed "--help"
+"$tool" "$manifest" 2> "$work/usage.err"
+[ "$?" -eq 2 ] && grep -q '^usage:' "$work/usage.err" && ok "too few arguments: the usage, exit 2" || failed "too few arguments"
+
+# (5) the same input twice, the same bytes.
+"$tool" "$manifest" "$work/again.csv" "$work/again.html" 2> "$work/run.err"
+cmp -s "$work/out.csv" "$work/again.csv" && cmp -s "$work/out.html" "$work/again.html" &&
+  ok "the same input twice gives the same CSV and page, byte for byte" || failed "two runs differ"
+
+echo "similarity checks: $failures failed"
+[ "$failures" -eq 0 ]

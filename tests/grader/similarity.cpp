@@ -1,0 +1,702 @@
+// tests/grader/similarity.cpp: which submissions of a class share code with
+// each other or with the reference, ranked, with the shared code shown side by
+// side (make grade-class runs it). A high score is a reason to look, not a verdict.
+//
+//   similarity MANIFEST OUT_CSV OUT_HTML
+//
+// MANIFEST (UTF-8): one "exercise TAB role TAB name TAB path" a line; role is
+// base (handed out: it never counts), reference (at most one an exercise) or
+// student. Lines starting with '#', and blank lines, are skipped; a relative
+// path is read from the current folder. OUT_CSV: exercise,student_a,student_b,
+// similarity,shared_lines, one row a pair, highest first. OUT_HTML: one page,
+// nothing fetched from the network. Bad input: one line on stderr, exit 2, and
+// neither output written.
+//
+// The method is MOSS's (Schleimer, Wilkerson and Aiken, "Winnowing: local
+// algorithms for document fingerprinting", SIGMOD 2003):
+//   1. tokens: comments, spaces and #include lines go; a name that is not a
+//      keyword or a well-known std name becomes V, a number N, a string or
+//      character S. A for loop is rewritten in the order its while loop has
+//      (init, LOOP, condition, body, step), and separators ( ) { } ; are
+//      dropped, so a for turned into a while gives the same tokens.
+//   2. the hash of every K tokens in a row (a k-gram); winnowing keeps the
+//      smallest of each W hashes in a row: any run of K + W - 1 tokens two
+//      files share yields a fingerprint they share, at about 2 / (W + 1) of
+//      the k-grams' cost.
+//   3. fingerprints found anywhere in the exercise's base code are dropped.
+//   4. similarity = shared fingerprints / the smaller file's fingerprints.
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "judge.hpp"  // judge::say
+
+// K: tokens a fingerprint covers. W: the winnowing window. Chosen on the
+// corpus in class/similarity/ (tests/checks/grader_similarity.sh): the
+// margin between the lowest copy and the highest pair of independent
+// solutions was widest near here.
+constexpr int K = 12;
+constexpr int W = 6;
+// A file with fewer fingerprints than this is divided by this many: a nearly
+// empty submission (the starter) sharing two fingerprints is not a 100% copy.
+constexpr size_t FEWEST = 20;
+// The page shows the code side by side for the best pairs of each exercise at
+// or above this score, at most DETAIL_MOST of them.
+constexpr double DETAIL_LEAST = 0.3;
+constexpr size_t DETAIL_MOST = 20;
+const char* const REFERENCE_NAME = "(reference solution)";
+
+// ---------------------------------------------------------------------------
+// Tokens
+
+struct Token {
+    std::string text;  // after normalisation: a keyword, an operator, V, N, S, LOOP
+    int line;          // where it stands in the file, from 1
+};
+
+static bool name_start(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; }
+static bool name_char(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
+
+// Kept as they are: a student cannot rename them, and they say what the code does.
+static const std::set<std::string>& kept_names() {
+    static const std::set<std::string> names = {
+        // C++ keywords (those not dropped or merged by normalised() below)
+        "alignas", "alignof", "and", "and_eq", "asm", "bitand", "bitor", "bool", "break", "case", "catch", "char",
+        "class", "compl", "continue", "decltype", "default", "delete", "else", "enum", "explicit", "export",
+        "extern", "false", "friend", "goto", "if", "namespace", "new", "noexcept", "not", "not_eq", "nullptr",
+        "operator", "or", "or_eq", "private", "protected", "public", "return", "sizeof", "static_assert",
+        "static_cast", "dynamic_cast", "const_cast", "reinterpret_cast", "struct", "switch", "template", "this",
+        "throw", "true", "try", "typedef", "typeid", "typename", "union", "using", "virtual", "void", "xor",
+        "xor_eq", "wchar_t", "char16_t", "char32_t",
+        // well-known std names
+        "vector", "string", "array", "pair", "map", "set", "sqrt", "exp", "log", "pow", "fabs", "abs", "max", "min",
+        "swap", "fill", "copy", "sort", "accumulate", "inner_product", "tanh", "printf", "fprintf", "snprintf",
+        "puts", "cout", "cerr", "endl", "size", "data", "push_back", "emplace_back", "resize", "assign", "begin",
+        "end", "at", "front", "back", "empty", "clear", "memset", "memcpy", "assert", "numeric_limits", "infinity",
+        "move", "make_pair", "first", "second", "isnan", "isfinite", "nullptr_t"};
+    return names;
+}
+
+// The token as it counts, or "" when it does not count at all.
+static std::string normalised(const std::string& raw) {
+    static const std::set<std::string> dropped = {
+        // separators: where they go changes with a loop's form and brace style
+        "(", ")", "{", "}", ";", "::",
+        // qualifiers a copier adds or removes freely
+        "const", "constexpr", "static", "inline", "volatile", "register", "mutable", "std"};
+    static const std::set<std::string> types = {"float", "double", "int", "long", "short", "unsigned", "signed",
+                                                "size_t", "auto", "int64_t", "int32_t", "uint64_t", "uint32_t"};
+    if (dropped.count(raw)) return "";
+    if (raw == "for" || raw == "while" || raw == "do") return "LOOP";
+    // float accumulators turned into double, int into size_t: the same code
+    if (types.count(raw)) return "TYPE";
+    if (name_start(raw[0]) && !kept_names().count(raw)) return "V";
+    return raw;
+}
+
+// The file's tokens before normalisation: names, operators, and N and S for literals.
+static std::vector<Token> raw_tokens(const std::string& s) {
+    static const char* const operators[] = {">>=", "<<=", "<=>", "...", "->*", "::", "->", "++", "--", "<<", ">>",
+                                            "<=",  ">=",  "==",  "!=",  "&&",  "||", "+=", "-=", "*=", "/=", "%=",
+                                            "&=",  "|=",  "^=",  ".*",  "##"};
+    std::vector<Token> out;
+    int line = 1;
+    bool line_start = true;  // only spaces since the last newline: a '#' starts a directive
+    size_t i = 0, n = s.size();
+    auto skip_to_line_end = [&] {
+        while (i < n && s[i] != '\n') {
+            if (s[i] == '\\' && i + 1 < n && s[i + 1] == '\n') i++, line++;
+            i++;
+        }
+    };
+    auto quoted = [&](char quote) {  // from the opening quote past the closing one (or the line's end)
+        for (i++; i < n && s[i] != quote && s[i] != '\n'; i++)
+            if (s[i] == '\\' && i + 1 < n) {
+                if (s[i + 1] == '\n') line++;
+                i++;
+            }
+        if (i < n && s[i] == quote) i++;
+    };
+    while (i < n) {
+        unsigned char c = s[i];
+        if (c == '\n') { line++, i++, line_start = true; continue; }
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') { i++; continue; }
+        if (c == '\\' && i + 1 < n && s[i + 1] == '\n') { i += 2, line++; continue; }
+        if (s.compare(i, 2, "//") == 0) { skip_to_line_end(); continue; }
+        if (s.compare(i, 2, "/*") == 0) {
+            size_t end = s.find("*/", i + 2);
+            end = end == std::string::npos ? n : end + 2;
+            line += int(std::count(s.begin() + i, s.begin() + end, '\n'));
+            i = end;
+            continue;
+        }
+        const bool at_start = line_start;
+        line_start = false;
+        if (c == '#' && at_start) {
+            size_t j = i + 1;
+            while (j < n && (s[j] == ' ' || s[j] == '\t')) j++;
+            // #include lines are the handout's; #pragma says nothing of the code
+            if (s.compare(j, 7, "include") == 0 || s.compare(j, 6, "pragma") == 0) { skip_to_line_end(); continue; }
+        }
+        const int at = line;
+        if (name_start(c)) {
+            size_t j = i;
+            while (j < n && name_char(s[j])) j++;
+            std::string name = s.substr(i, j - i);
+            const bool raw_prefix = name == "R" || name == "u8R" || name == "uR" || name == "UR" || name == "LR";
+            const bool prefix = name == "u8" || name == "u" || name == "U" || name == "L";
+            if (raw_prefix && j < n && s[j] == '"') {
+                size_t open = s.find('(', j);
+                std::string close = open == std::string::npos ? "" : ")" + s.substr(j + 1, open - j - 1) + "\"";
+                size_t end = close.empty() ? std::string::npos : s.find(close, open);
+                end = end == std::string::npos ? n : end + close.size();
+                line += int(std::count(s.begin() + i, s.begin() + end, '\n'));
+                i = end;
+                out.push_back({"S", at});
+            } else if (prefix && j < n && (s[j] == '"' || s[j] == '\'')) {
+                i = j;
+                quoted(s[j]);
+                out.push_back({"S", at});
+            } else {
+                i = j;
+                out.push_back({name, at});
+            }
+            continue;
+        }
+        if (std::isdigit(c) || (c == '.' && i + 1 < n && std::isdigit((unsigned char)s[i + 1]))) {
+            // a pp-number: digits, letters, '.', digit separators, and the sign of an exponent
+            for (i++; i < n; i++) {
+                char d = s[i];
+                if ((d == '+' || d == '-') && std::strchr("eEpP", s[i - 1])) continue;
+                if (!name_char(d) && d != '.' && d != '\'') break;
+            }
+            out.push_back({"N", at});
+            continue;
+        }
+        if (c == '"' || c == '\'') {
+            quoted(char(c));
+            out.push_back({"S", at});
+            continue;
+        }
+        std::string op(1, char(c));
+        for (const char* o : operators)
+            if (s.compare(i, std::strlen(o), o) == 0) {
+                op = o;
+                break;
+            }
+        i += op.size();
+        out.push_back({op, at});
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------
+// for (init; condition; step) body  ->  init LOOP condition body step: the
+// order of the same loop written with while. Works on raw tokens (it needs the
+// parentheses and semicolons that normalisation drops).
+
+static size_t matching(const std::vector<Token>& t, size_t open, size_t end) {  // the index of open's partner
+    int depth = 0;
+    for (size_t i = open; i < end; i++) {
+        const std::string& x = t[i].text;
+        if (x == "(" || x == "[" || x == "{") depth++;
+        else if (x == ")" || x == "]" || x == "}") {
+            if (--depth == 0) return i;
+        }
+    }
+    return end;
+}
+
+// The index just past the statement that starts at i.
+static size_t statement_end(const std::vector<Token>& t, size_t i, size_t end) {
+    if (i >= end) return end;
+    const std::string& x = t[i].text;
+    if (x == "{") return std::min(matching(t, i, end) + 1, end);
+    if ((x == "for" || x == "while" || x == "switch") && i + 1 < end && t[i + 1].text == "(")
+        return statement_end(t, matching(t, i + 1, end) + 1, end);
+    if (x == "if" && i + 1 < end && t[i + 1].text == "(") {
+        size_t after = statement_end(t, matching(t, i + 1, end) + 1, end);
+        return after < end && t[after].text == "else" ? statement_end(t, after + 1, end) : after;
+    }
+    if (x == "do") {
+        size_t after = statement_end(t, i + 1, end);  // the body, then "while (...) ;"
+        return statement_end(t, after, end);
+    }
+    for (size_t j = i; j < end; j++) {
+        const std::string& y = t[j].text;
+        if (y == "(" || y == "[" || y == "{") j = matching(t, j, end);
+        else if (y == ";") return j + 1;
+    }
+    return end;
+}
+
+static void loops_as_while(const std::vector<Token>& t, size_t from, size_t to, std::vector<Token>& out) {
+    for (size_t i = from; i < to; i++) {
+        if (t[i].text != "for" || i + 1 >= to || t[i + 1].text != "(") {
+            out.push_back(t[i]);
+            continue;
+        }
+        size_t close = matching(t, i + 1, to), first = 0, second = 0;
+        int depth = 0;
+        for (size_t j = i + 2; j < close; j++) {
+            const std::string& y = t[j].text;
+            if (y == "(" || y == "[" || y == "{") depth++;
+            else if (y == ")" || y == "]" || y == "}") depth--;
+            else if (y == ";" && depth == 0) (first ? second : first) = j;
+        }
+        if (!first || !second || close >= to) {  // a range-for, or code that does not parse
+            out.push_back(t[i]);
+            continue;
+        }
+        size_t body_end = statement_end(t, close + 1, to);
+        loops_as_while(t, i + 2, first, out);
+        out.push_back({"while", t[i].line});
+        loops_as_while(t, first + 1, second, out);
+        loops_as_while(t, close + 1, body_end, out);
+        loops_as_while(t, second + 1, close, out);
+        i = body_end - 1;
+    }
+}
+
+static std::vector<Token> tokens_of(const std::string& text) {
+    std::vector<Token> raw = raw_tokens(text), loops, out;
+    loops_as_while(raw, 0, raw.size(), loops);
+    for (Token& t : loops) {
+        t.text = normalised(t.text);
+        if (!t.text.empty()) out.push_back(t);
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------
+// Fingerprints
+
+// FNV-1a, 64 bits: the same hash on every machine, so the same output bytes.
+static uint64_t hash_of(const std::string& s) {
+    uint64_t h = 1469598103934665603ull;
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+    return h;
+}
+
+// The hash of each k tokens in a row, at the position of its first token.
+static std::vector<uint64_t> kgram_hashes(const std::vector<Token>& tokens, size_t k = K) {
+    std::vector<uint64_t> each, out;
+    for (const Token& t : tokens) each.push_back(hash_of(t.text));
+    for (size_t i = 0; i + k <= each.size(); i++) {
+        uint64_t h = 0;
+        for (size_t j = i; j < i + k; j++) h = (h ^ each[j]) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
+        out.push_back(h);
+    }
+    return out;
+}
+
+struct Print {
+    uint64_t hash;
+    size_t at;  // the first of its K tokens
+};
+
+// Winnowing: in each W hashes in a row, the smallest (the rightmost of equals),
+// each chosen position once. A file shorter than one window keeps its smallest.
+static std::vector<Print> winnow(const std::vector<uint64_t>& h) {
+    std::vector<Print> out;
+    const size_t windows = h.size() < size_t(W) ? (h.empty() ? 0 : 1) : h.size() - W + 1;
+    const size_t width = std::min(h.size(), size_t(W));
+    for (size_t start = 0; start < windows; start++) {
+        size_t best = start;
+        for (size_t j = start; j < start + width; j++)
+            if (h[j] <= h[best]) best = j;
+        if (out.empty() || out.back().at != best) out.push_back({h[best], best});
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------
+// The manifest
+
+struct Document {
+    std::string exercise, role, name, path, text;
+    int manifest_line = 0;
+    std::vector<Token> tokens;
+    std::vector<Print> prints;    // winnowed, base code removed, in file order
+    std::vector<uint64_t> kept;   // their distinct hashes, sorted
+    std::vector<char> handed;     // per token: 1 when it stands in a run of the base code
+};
+
+static bool read_file(const std::string& path, std::string& text) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return false;
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    return !in.bad();
+}
+
+// The manifest's documents, or an error message.
+static std::string read_manifest(const char* manifest, std::vector<Document>& docs) {
+    std::string text;
+    if (!read_file(manifest, text)) return judge::say("cannot read the manifest %s", manifest);
+    std::istringstream lines(text);
+    std::string line;
+    std::set<std::pair<std::string, std::string>> students;
+    std::set<std::string> references;
+    for (int number = 1; std::getline(lines, line); number++) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.empty() || line[0] == '#') continue;
+        std::vector<std::string> f;
+        std::istringstream fields(line);
+        for (std::string part; std::getline(fields, part, '\t');) f.push_back(part);
+        const std::string where = judge::say("%s line %d: ", manifest, number);
+        if (f.size() != 4 || f[0].empty() || f[2].empty() || f[3].empty())
+            return where + "want exercise<TAB>role<TAB>name<TAB>path, each one not empty";
+        Document d{f[0], f[1], f[2], f[3], "", number, {}, {}, {}, {}};
+        if (d.role != "base" && d.role != "reference" && d.role != "student")
+            return where + "role '" + d.role + "' is not base, reference or student";
+        if (d.role == "student" && (d.name == REFERENCE_NAME || !students.insert({d.exercise, d.name}).second))
+            return where + "student '" + d.name + "' is already named in exercise " + d.exercise;
+        if (d.role == "reference" && !references.insert(d.exercise).second)
+            return where + "exercise " + d.exercise + " has a reference already";
+        if (!read_file(d.path, d.text)) return where + "cannot read " + d.path;
+        docs.push_back(d);
+    }
+    return "";
+}
+
+static bool has(const std::vector<uint64_t>& sorted, uint64_t h) {
+    return std::binary_search(sorted.begin(), sorted.end(), h);
+}
+
+// Tokens in a run this long that the base code has too are the handout's own
+// lines: a shared print that straddles the end of the starter's code counts,
+// but its starter lines are neither counted as shared nor marked on the page.
+// Shorter runs (K) are often the student's own code that looks like the
+// handout's (tiny.2's pointer arithmetic is tiny.1's): those lines are kept.
+constexpr size_t HANDOUT_RUN = 3 * K;
+
+// Fingerprints of every document; those in the exercise's base code removed.
+static void fingerprint(std::vector<Document>& docs) {
+    std::map<std::string, std::vector<uint64_t>> base, runs;  // the base code's k-grams and runs, sorted
+    for (Document& d : docs) {
+        d.tokens = tokens_of(d.text);
+        if (d.role != "base") continue;
+        for (auto* to : {&base, &runs}) {
+            std::vector<uint64_t> h = kgram_hashes(d.tokens, to == &base ? K : HANDOUT_RUN);
+            (*to)[d.exercise].insert((*to)[d.exercise].end(), h.begin(), h.end());
+        }
+    }
+    for (auto* all : {&base, &runs})
+        for (auto& b : *all) std::sort(b.second.begin(), b.second.end());
+    for (Document& d : docs) {
+        if (d.role == "base") continue;
+        const std::vector<uint64_t>& handed_out = base[d.exercise];
+        const std::vector<uint64_t> h = kgram_hashes(d.tokens), long_runs = kgram_hashes(d.tokens, HANDOUT_RUN);
+        d.handed.assign(d.tokens.size(), 0);
+        for (size_t i = 0; i < long_runs.size(); i++)
+            if (has(runs[d.exercise], long_runs[i]))
+                std::fill(d.handed.begin() + i, d.handed.begin() + i + HANDOUT_RUN, 1);
+        for (const Print& p : winnow(h))
+            if (!has(handed_out, p.hash)) {
+                d.prints.push_back(p);
+                d.kept.push_back(p.hash);
+            }
+        std::sort(d.kept.begin(), d.kept.end());
+        d.kept.erase(std::unique(d.kept.begin(), d.kept.end()), d.kept.end());
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Pairs
+
+struct Region {
+    size_t a_first, a_last, b_first, b_last;  // token positions of the first and last shared print
+};
+
+struct Pair {
+    const Document* a;
+    const Document* b;
+    std::string b_name;  // b's name, or REFERENCE_NAME
+    double similarity = 0;
+    int shared_lines = 0;
+    std::vector<Region> regions;
+};
+
+// Shared prints joined into regions: consecutive in a, and in b not far from
+// where the last one was, are one region (one colour on the page).
+static std::vector<Region> regions_of(const Document& a, const Document& b) {
+    std::vector<Region> out;
+    const size_t reach = K + W;  // a gap of more tokens than this starts a new region
+    for (const Print& p : a.prints) {
+        if (!has(b.kept, p.hash)) continue;
+        const Print* pick = nullptr;  // b's print with that hash: the one that continues the region
+        for (const Print& q : b.prints) {
+            if (q.hash != p.hash) continue;
+            if (!pick) pick = &q;
+            if (!out.empty() && q.at > out.back().b_last && q.at <= out.back().b_last + reach) {
+                pick = &q;
+                break;
+            }
+        }
+        if (!out.empty()) {
+            Region& last = out.back();
+            if (p.at <= last.a_last + reach && pick->at > last.b_last && pick->at <= last.b_last + reach) {
+                last.a_last = p.at;
+                last.b_last = pick->at;
+                continue;
+            }
+        }
+        out.push_back({p.at, p.at, pick->at, pick->at});
+    }
+    return out;
+}
+
+static Pair compare(const Document& a, const Document& b, const std::string& b_name) {
+    Pair pair{&a, &b, b_name, 0.0, 0, {}};
+    size_t shared = 0;
+    for (uint64_t h : a.kept) shared += has(b.kept, h);
+    // The smaller file's share, not Jaccard's |A and B| / |A or B|: a copy
+    // padded with dead code, or a copy of half a solution, keeps its score.
+    const size_t smaller = std::max(std::min(a.kept.size(), b.kept.size()), FEWEST);
+    pair.similarity = double(shared) / double(smaller);
+    std::set<int> lines;
+    for (const Print& p : a.prints)
+        if (has(b.kept, p.hash))
+            for (size_t t = p.at; t < p.at + K; t++)
+                if (!a.handed[t]) lines.insert(a.tokens[t].line);
+    pair.shared_lines = int(lines.size());
+    pair.regions = regions_of(a, b);
+    return pair;
+}
+
+// Every student pair of each exercise and each student against the reference,
+// highest first, then by exercise and names: the same input, the same order.
+static std::vector<Pair> all_pairs(const std::vector<Document>& docs) {
+    std::vector<Pair> pairs;
+    for (const Document& a : docs) {
+        if (a.role != "student") continue;
+        for (const Document& b : docs) {
+            if (b.exercise != a.exercise) continue;
+            if (b.role == "reference") pairs.push_back(compare(a, b, REFERENCE_NAME));
+            if (b.role == "student" && a.name < b.name) pairs.push_back(compare(a, b, b.name));
+        }
+    }
+    std::sort(pairs.begin(), pairs.end(), [](const Pair& x, const Pair& y) {
+        if (x.similarity != y.similarity) return x.similarity > y.similarity;
+        if (x.a->exercise != y.a->exercise) return x.a->exercise < y.a->exercise;
+        if (x.a->name != y.a->name) return x.a->name < y.a->name;
+        return x.b_name < y.b_name;
+    });
+    return pairs;
+}
+
+// ---------------------------------------------------------------------------
+// The CSV (RFC 4180 quoting; lines end in LF, which spreadsheets and Python's
+// csv module read, and which grep and awk do not trip on)
+
+static std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+static std::string csv(const std::vector<Pair>& pairs) {
+    std::string out = "exercise,student_a,student_b,similarity,shared_lines\n";
+    for (const Pair& p : pairs)
+        out += csv_field(p.a->exercise) + "," + csv_field(p.a->name) + "," + csv_field(p.b_name) + "," +
+               judge::say("%.3f,%d\n", p.similarity, p.shared_lines);
+    return out;
+}
+
+// ---------------------------------------------------------------------------
+// The page
+
+// Text for HTML: the five special characters escaped, and any byte that is not
+// part of valid UTF-8 shown as U+FFFD, so that a binary file still makes a valid page.
+static std::string html(const std::string& s) {
+    std::string out;
+    for (size_t i = 0; i < s.size();) {
+        unsigned char c = s[i];
+        if (c < 0x80) {
+            if (c == '&') out += "&amp;";
+            else if (c == '<') out += "&lt;";
+            else if (c == '>') out += "&gt;";
+            else if (c == '"') out += "&quot;";
+            else if (c == '\'') out += "&#39;";
+            else if (c < 0x20 && c != '\t') out += "\xEF\xBF\xBD";
+            else out += char(c);
+            i++;
+            continue;
+        }
+        size_t len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
+        bool valid = len > 0 && i + len <= s.size();
+        for (size_t j = 1; valid && j < len; j++) valid = (static_cast<unsigned char>(s[i + j]) & 0xC0) == 0x80;
+        if (valid && len == 3) {  // no overlong forms, no surrogates
+            unsigned char d = s[i + 1];
+            valid = !(c == 0xE0 && d < 0xA0) && !(c == 0xED && d >= 0xA0);
+        }
+        if (valid && len == 4) {
+            unsigned char d = s[i + 1];
+            valid = !(c == 0xF0 && d < 0x90) && !(c == 0xF4 && d >= 0x90);
+        }
+        if (valid) out += s.substr(i, len), i += len;
+        else out += "\xEF\xBF\xBD", i++;
+    }
+    return out;
+}
+
+constexpr int COLOURS = 8;  // regions cycle through the page's colours c0 .. c7
+
+static const char* STYLE =
+    "body{font-family:sans-serif;margin:1.5em;color:#222}"
+    "table.rank{border-collapse:collapse;margin-bottom:1em}"
+    "table.rank td,table.rank th{border:1px solid #ccc;padding:2px 8px;text-align:left}"
+    "td.num{text-align:right;font-variant-numeric:tabular-nums}"
+    ".note{background:#fff6d5;border:1px solid #e0c060;padding:.6em 1em;max-width:60em}"
+    ".pair{margin:2em 0;border-top:2px solid #888;padding-top:.5em}"
+    ".sides{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1em}"
+    ".side h4{margin:.2em 0}"
+    "pre{font-size:12px;line-height:1.35;background:#fafafa;border:1px solid #ddd;padding:4px;overflow-x:auto;"
+    "tab-size:4;margin:0}"
+    "pre span.l{display:block;white-space:pre}"
+    ".n{color:#999;display:inline-block;width:3.5em;text-align:right;margin-right:.6em;user-select:none}"
+    ".r{display:inline-block;width:2.5em;font-weight:bold}"
+    ".c0{background:#ffd6d6}.c1{background:#d6f0ff}.c2{background:#dff5d0}.c3{background:#f3dcff}"
+    ".c4{background:#ffe8c2}.c5{background:#d0f5ef}.c6{background:#f7f3b0}.c7{background:#e2e2ff}";
+
+// One file with its shared regions marked: lines of region r get colour r mod
+// COLOURS and an anchor; the region's number links to the same region on the other side.
+static std::string side(const Document& d, const std::string& title, const std::vector<Region>& regions, bool is_a,
+                        const std::string& id) {
+    const int lines = int(std::count(d.text.begin(), d.text.end(), '\n')) + 1;
+    std::vector<int> region_of(size_t(lines) + 1, -1);  // per line, from 1; -1 for none
+    for (size_t r = 0; r < regions.size(); r++) {
+        const size_t from = is_a ? regions[r].a_first : regions[r].b_first;
+        const size_t to = (is_a ? regions[r].a_last : regions[r].b_last) + K - 1;
+        int lo = lines + 1, hi = 0;
+        for (size_t t = from; t <= to && t < d.tokens.size(); t++)
+            if (!d.handed[t]) lo = std::min(lo, d.tokens[t].line), hi = std::max(hi, d.tokens[t].line);
+        for (int l = lo; l <= hi && l <= lines; l++)
+            if (region_of[size_t(l)] < 0) region_of[size_t(l)] = int(r);
+    }
+    std::vector<int> first_line(regions.size(), 0);  // where each region's number goes
+    for (int l = lines; l >= 1; l--)
+        if (region_of[size_t(l)] >= 0) first_line[size_t(region_of[size_t(l)])] = l;
+    const char* here = is_a ? "a" : "b";
+    const char* there = is_a ? "b" : "a";
+    std::string out = "<div class=\"side\"><h4>" + html(title) + "</h4><pre>";
+    std::istringstream text(d.text);
+    std::string line;
+    for (int l = 1; std::getline(text, line); l++) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        int r = region_of[size_t(l)];
+        std::string label = "<span class=\"r\"></span>";
+        if (r >= 0 && first_line[size_t(r)] == l)
+            label = judge::say("<a class=\"r\" id=\"%s-%s%d\" href=\"#%s-%s%d\">[%d]</a>", id.c_str(), here, r,
+                               id.c_str(), there, r, r + 1);
+        out += r >= 0 ? judge::say("<span class=\"l c%d\">", r % COLOURS) : std::string("<span class=\"l\">");
+        out += label + judge::say("<span class=\"n\">%d</span>", l) + html(line) + "</span>";
+    }
+    return out + "</pre></div>";
+}
+
+static std::string page(const std::vector<Pair>& pairs, const std::vector<std::string>& exercises) {
+    std::string out =
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Similarity</title><style>" +
+        std::string(STYLE) + "</style></head><body>\n<h1>Shared code between submissions</h1>\n";
+    out += judge::say(
+        "<p class=\"note\"><b>A high score is a reason to look, not a verdict.</b> Correct answers to a short "
+        "exercise look alike, and code handed out to everyone does not count. The score is the share of the "
+        "smaller file's fingerprints (MOSS's winnowing: %d normalised tokens, window %d) that the other file has "
+        "too; names, numbers, spacing and comments do not count, and a for loop counts as its while loop. Look at "
+        "the marked code side by side before you decide anything.</p>\n",
+        K, W);
+    for (size_t e = 0; e < exercises.size(); e++) {
+        std::vector<const Pair*> mine;
+        for (const Pair& p : pairs)
+            if (p.a->exercise == exercises[e]) mine.push_back(&p);
+        out += "<h2>Exercise " + html(exercises[e]) + "</h2>\n";
+        if (mine.empty()) {
+            out += "<p>No pairs: fewer than two students and no reference.</p>\n";
+            continue;
+        }
+        out += "<table class=\"rank\"><tr><th>#</th><th>student a</th><th>student b</th><th>similarity</th>"
+               "<th>shared lines of a</th><th></th></tr>\n";
+        std::string details;
+        for (size_t k = 0; k < mine.size(); k++) {
+            const Pair& p = *mine[k];
+            const std::string id = judge::say("e%zu-p%zu", e + 1, k + 1);
+            const bool shown = k < DETAIL_MOST && p.similarity >= DETAIL_LEAST;
+            out += judge::say("<tr><td class=\"num\">%zu</td><td>", k + 1) + html(p.a->name) + "</td><td>" +
+                   html(p.b_name) + judge::say("</td><td class=\"num\">%.3f</td><td class=\"num\">%d</td><td>%s",
+                                               p.similarity, p.shared_lines, shown ? "" : "&nbsp;");
+            if (shown) out += "<a href=\"#" + id + "\">side by side</a>";
+            out += "</td></tr>\n";
+            if (!shown) continue;
+            details += "<div class=\"pair\" id=\"" + id + "\"><h3>" + html(exercises[e]) + ": " + html(p.a->name) +
+                       " and " + html(p.b_name) +
+                       judge::say(": %.3f, %d shared lines, %zu regions</h3>", p.similarity, p.shared_lines,
+                                  p.regions.size()) +
+                       "<div class=\"sides\">" + side(*p.a, p.a->name, p.regions, true, id) +
+                       side(*p.b, p.b_name, p.regions, false, id) + "</div></div>\n";
+        }
+        out += "</table>\n";
+        out += judge::say("<p>Side by side below: the pairs at %.1f or above, %zu at the most. The same colour and "
+                          "number on both sides is the same shared code; click a number to jump across.</p>\n",
+                          DETAIL_LEAST, DETAIL_MOST);
+        out += details;
+    }
+    return out + "</body></html>\n";
+}
+
+// ---------------------------------------------------------------------------
+
+// Both outputs or neither: each is written to PATH.tmp, and renamed only when both are whole.
+static std::string write_both(const std::string& csv_path, const std::string& csv_text, const std::string& html_path,
+                              const std::string& html_text) {
+    const std::string outputs[2][2] = {{csv_path, csv_text}, {html_path, html_text}};
+    for (const auto& o : outputs) {
+        std::ofstream out(o[0] + ".tmp", std::ios::binary);
+        out << o[1];
+        if (!out.flush()) {
+            std::remove((csv_path + ".tmp").c_str());
+            std::remove((html_path + ".tmp").c_str());
+            return "cannot write " + o[0];
+        }
+    }
+    for (const auto& o : outputs)
+        if (std::rename((o[0] + ".tmp").c_str(), o[0].c_str()) != 0) return "cannot write " + o[0];
+    return "";
+}
+
+static const char* USAGE =
+    "usage: similarity MANIFEST OUT_CSV OUT_HTML\n\n"
+    "Ranks every pair of students of each exercise, and each student against the\n"
+    "reference, by the code they share (MOSS's winnowed fingerprints; the base code\n"
+    "handed out never counts). A high score is a reason to look, not a verdict.\n\n"
+    "MANIFEST: one 'exercise<TAB>role<TAB>name<TAB>path' a line, UTF-8; role is base,\n"
+    "reference or student; '#' lines are skipped; relative paths from this folder.\n"
+    "OUT_CSV: exercise,student_a,student_b,similarity,shared_lines, highest first.\n"
+    "OUT_HTML: the ranking and the best pairs side by side, shared code marked.\n";
+
+int main(int argc, char** argv) {
+    if (argc == 2 && std::string(argv[1]) == "--help") return std::fputs(USAGE, stdout), 0;
+    if (argc != 4) return std::fputs(USAGE, stderr), 2;
+    if (std::string(argv[2]) == argv[3])
+        return std::fprintf(stderr, "similarity: OUT_CSV and OUT_HTML are the same file\n"), 2;
+    std::vector<Document> docs;
+    std::string error = read_manifest(argv[1], docs);
+    if (!error.empty()) return std::fprintf(stderr, "similarity: %s\n", error.c_str()), 2;
+    fingerprint(docs);
+    std::vector<Pair> pairs = all_pairs(docs);
+    std::set<std::string> names;
+    for (const Document& d : docs) names.insert(d.exercise);
+    error = write_both(argv[2], csv(pairs), argv[3], page(pairs, std::vector<std::string>(names.begin(), names.end())));
+    if (!error.empty()) return std::fprintf(stderr, "similarity: %s\n", error.c_str()), 2;
+    return 0;
+}
