@@ -74,6 +74,15 @@ cp "$f/wrong5.cpp" "$canvas/resubmitrae_LATE_1006_6200_${n5%.cpp}-1.cpp"
 dir="$moodle/Tom Two_1007_assignsubmission_file_"
 mkdir -p "$dir/first" "$dir/second" && cp "$f/solved5.cpp" "$dir/first/$n5" && cp "$f/wrong5.cpp" "$dir/second/$n5"
 echo "notes" > "$moodle/Zoë O'Brien_1001_assignsubmission_file_/notes.txt"
+# Independent solutions and disguised copies (the similarity check's class).
+sim=tests/grader/class/similarity
+for ex in 20.5 tiny.2; do
+  n=$(basename "$(exercise_file "$ex")")
+  put "Ines Indep" indepines 1020 "$n" "$sim/$ex/indep_a.cpp"
+  put "Bo Bespoke" bespokebo 1021 "$n" "$sim/$ex/indep_b.cpp"
+  put "Cy Copy" copycy 1022 "$n" "$sim/$ex/copy_of_indep_a_renamed.cpp"
+  put "Rex Refcopy" refcopyrex 1023 "$n" "$sim/$ex/copy_of_reference_loops.cpp"
+done
 put "Theo Thief" thieftheo 1010 "$n5" "$f/thief.cpp"
 put "Val Vandal" vandalval 1011 "$n5" "$f/vandal.cpp"
 put "Fern Forkbomb" forkbombfern 1012 "$n5" "$f/fork_bomb.cpp"
@@ -105,6 +114,24 @@ got=$(field "$sheet" "Sam Smith, Jr." 20.5 points)
   failed "the names or their points in grades.csv" "$sheet"
 grep -q "notes.txt" "$work/out-moodle/unplaced.tsv" 2> /dev/null && ok "a file named as no exercise is listed in unplaced.tsv, not graded" ||
   failed "notes.txt should be listed as unplaced" "$work/moodle.log"
+
+# Copies flagged: each copy above the two independent solutions' pair, the reference's copy named.
+python3 - "$work/out-moodle/similarity.csv" > "$work/similarity.log" 2>&1 <<'PY'
+import csv, sys
+score = {(r["exercise"], frozenset((r["student_a"], r["student_b"]))): float(r["similarity"])
+         for r in csv.DictReader(open(sys.argv[1], encoding="utf-8"))}
+bad = 0
+for ex in ("20.5", "tiny.2"):
+    independent = score[(ex, frozenset(("Ines Indep", "Bo Bespoke")))]
+    for pair in (("Cy Copy", "Ines Indep"), ("Rex Refcopy", "(reference solution)")):
+        s = score[(ex, frozenset(pair))]
+        print(ex, pair, s, "independent", independent)
+        bad += s <= independent
+sys.exit(1 if bad else 0)
+PY
+[ $? -eq 0 ] && grep -q "Cy Copy" "$work/out-moodle/similarity.html" &&
+  ok "similarity.csv ranks each copy above the independent solutions' pair, and names the reference's copy" ||
+  failed "copies in similarity.csv" "$work/similarity.log"
 
 # 2. The hostile programs gained nothing and touched nothing of anyone else's.
 starter_points=$(field "$sheet" "Jean-Luc d'Arcy" 20.5 points)
@@ -158,7 +185,8 @@ import csv, sys
 names = {"obrienzoe": "Zoë O'Brien", "perezanamaria": "Ana María Pérez", "smithsam": "Sam Smith, Jr.",
          "darcyjeanluc": "Jean-Luc d'Arcy", "emptyeve": "Eve Empty", "resubmitrae": "Rae Resubmit",
          "thieftheo": "Theo Thief", "vandalval": "Val Vandal", "forkbombfern": "Fern Forkbomb",
-         "looplou": "Lou Loop", "diskfilldee": "Dee Diskfill"}
+         "looplou": "Lou Loop", "diskfilldee": "Dee Diskfill", "indepines": "Ines Indep", "bespokebo": "Bo Bespoke",
+         "copycy": "Cy Copy", "refcopyrex": "Rex Refcopy"}
 moodle = {(r["student"], r["exercise"]): r for r in csv.DictReader(open(sys.argv[1], encoding="utf-8"))}
 canvas = list(csv.DictReader(open(sys.argv[2], encoding="utf-8")))
 bad = 0
@@ -169,7 +197,7 @@ for r in canvas:
         bad += 1
         print("differs:", r, m)
 print(len(canvas), "rows")
-sys.exit(1 if bad or len(canvas) != 22 else 0)
+sys.exit(1 if bad or len(canvas) != 30 else 0)
 PY
 if [ $? -eq 0 ] && [ "$done_before" -ge 1 ]; then
   ok "Canvas: killed after $done_before gradings and started again, the sheet equals the Moodle run's, row for row"

@@ -225,6 +225,16 @@ tool=$out/.work/cache-${version:0:16}/gradetool
   fail "cannot build tests/grader/gradetool.cpp"
 for id in $ids; do exercise_points "$id" | sed "s/^/$id	/"; done > "$out/.work/points"
 "$tool" sheet "$out/.work/sheet" "$out/.work/points" "$out" || fail "cannot write the grade sheet in '$out'"
+# Copies flagged: every file handed in, against each other and the reference.
+similarity=$(dirname "$tool")/similarity
+[ -x "$similarity" ] || ${CXX:-g++} -std=c++17 -O2 tests/grader/similarity.cpp -o "$similarity" ||
+  fail "cannot build tests/grader/similarity.cpp"
+for id in $ids; do similarity_base "$id" "$out/.work/base/$id"; done > "$out/.work/manifest"
+awk -F'\t' '$3 != "missing" && $3 != "empty" && $4 != "" { print $2 "\tstudent\t" $1 "\t" $4 }' "$out/.work/keys" >> "$out/.work/manifest"
+"$similarity" "$out/.work/manifest" "$out/similarity.csv" "$out/similarity.html" > "$out/.work/similarity.log" 2>&1 ||
+  fail "similarity: $(head -n 1 "$out/.work/similarity.log")"
+echo "grade-class: the most alike pairs (similarity.csv; similarity.html shows them side by side):"
+sed -n '2,6p' "$out/similarity.csv" | sed 's/^/    /'
 if [ -s "$out/.work/unplaced" ]; then
   cp "$out/.work/unplaced" "$out/unplaced.tsv"
   echo "grade-class: not graded, named as no exercise's handout file ($out/unplaced.tsv):"

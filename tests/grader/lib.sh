@@ -176,3 +176,21 @@ golden_printer() {
   echo '    return 0;'
   echo '}'
 }
+
+# The code every student of exercise $1 is given, and its answer, written into
+# folder $2, as similarity.cpp's manifest lines ("id TAB role TAB name TAB path"):
+# the starter and the headers with this exercise's regions cut are base code,
+# which never counts as shared; the exercise solved is the reference.
+similarity_base() {  # similarity_base ID DIR
+  local id=$1 dir=$2 file header
+  file=$(exercise_file "$id")
+  mkdir -p "$dir" || return 2
+  cut_solutions "$file" | flat_includes > "$dir/starter.cpp" || return 2
+  printf '%s\tbase\tstarter\t%s\n' "$id" "$dir/starter.cpp"
+  for header in $(needed_headers "$file"); do
+    cut_solutions "$header" "$id" | flat_includes > "$dir/$(basename "$header")" || return 2
+    printf '%s\tbase\t%s\t%s\n' "$id" "$(basename "$header")" "$dir/$(basename "$header")"
+  done
+  solved_exercise "$id" "$file" > "$dir/reference.cpp" || return 2
+  printf '%s\treference\treference\t%s\n' "$id" "$dir/reference.cpp"
+}
