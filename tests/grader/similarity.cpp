@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -332,6 +333,8 @@ struct Document {
 };
 
 static bool read_file(const std::string& path, std::string& text) {
+    std::error_code e;
+    if (std::filesystem::is_directory(path, e)) return false;  // opens, then throws on reading
     std::ifstream in(path, std::ios::binary);
     if (!in) return false;
     text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
@@ -358,13 +361,16 @@ static std::string read_manifest(const char* manifest, std::vector<Document>& do
         Document d{f[0], f[1], f[2], f[3], "", number, {}, {}, {}, {}};
         if (d.role != "base" && d.role != "reference" && d.role != "student")
             return where + "role '" + d.role + "' is not base, reference or student";
-        if (d.role == "student" && (d.name == REFERENCE_NAME || !students.insert({d.exercise, d.name}).second))
+        if (d.role == "student" && d.name == REFERENCE_NAME)
+            return where + "a student may not be called " + REFERENCE_NAME + ": the CSV names the reference so";
+        if (d.role == "student" && !students.insert({d.exercise, d.name}).second)
             return where + "student '" + d.name + "' is already named in exercise " + d.exercise;
         if (d.role == "reference" && !references.insert(d.exercise).second)
             return where + "exercise " + d.exercise + " has a reference already";
         if (!read_file(d.path, d.text)) return where + "cannot read " + d.path;
         docs.push_back(d);
     }
+    if (students.empty()) return judge::say("%s names no student", manifest);
     return "";
 }
 
@@ -423,10 +429,10 @@ struct Pair {
     std::string b_name;  // b's name, or REFERENCE_NAME
     double similarity = 0;
     int shared_lines = 0;
-    std::vector<Region> regions;
 };
 
-// Shared prints joined into regions: consecutive in a, and in b not far from
+// Shared prints joined into regions (only for the pairs the page shows: it is
+// |A| x |B| work): consecutive in a, and in b not far from
 // where the last one was, are one region (one colour on the page).
 static std::vector<Region> regions_of(const Document& a, const Document& b) {
     std::vector<Region> out;
@@ -456,7 +462,7 @@ static std::vector<Region> regions_of(const Document& a, const Document& b) {
 }
 
 static Pair compare(const Document& a, const Document& b, const std::string& b_name) {
-    Pair pair{&a, &b, b_name, 0.0, 0, {}};
+    Pair pair{&a, &b, b_name, 0.0, 0};
     size_t shared = 0;
     for (uint64_t h : a.kept) shared += has(b.kept, h);
     // The smaller file's share, not Jaccard's |A and B| / |A or B|: a copy
@@ -469,7 +475,6 @@ static Pair compare(const Document& a, const Document& b, const std::string& b_n
             for (size_t t = p.at; t < p.at + K; t++)
                 if (!a.handed[t]) lines.insert(a.tokens[t].line);
     pair.shared_lines = int(lines.size());
-    pair.regions = regions_of(a, b);
     return pair;
 }
 
@@ -638,12 +643,13 @@ static std::string page(const std::vector<Pair>& pairs, const std::vector<std::s
             if (shown) out += "<a href=\"#" + id + "\">side by side</a>";
             out += "</td></tr>\n";
             if (!shown) continue;
+            const std::vector<Region> regions = regions_of(*p.a, *p.b);
             details += "<div class=\"pair\" id=\"" + id + "\"><h3>" + html(exercises[e]) + ": " + html(p.a->name) +
                        " and " + html(p.b_name) +
                        judge::say(": %.3f, %d shared lines, %zu regions</h3>", p.similarity, p.shared_lines,
-                                  p.regions.size()) +
-                       "<div class=\"sides\">" + side(*p.a, p.a->name, p.regions, true, id) +
-                       side(*p.b, p.b_name, p.regions, false, id) + "</div></div>\n";
+                                  regions.size()) +
+                       "<div class=\"sides\">" + side(*p.a, p.a->name, regions, true, id) +
+                       side(*p.b, p.b_name, regions, false, id) + "</div></div>\n";
         }
         out += "</table>\n";
         out += judge::say("<p>Side by side below: the pairs at %.1f or above, %zu at the most. The same colour and "
