@@ -3,11 +3,11 @@
 # five independent solutions of 20.5 and of tiny.2 in different styles, and five
 # disguised copies of each, truth.tsv says of what): every copy pair ranks above
 # every pair of independent solutions, by 0.1 at least (the margins are
-# printed); the CSV reads back with Python's csv module, a name with a comma, a
-# quote and an accent quoted as RFC 4180 says; the page marks the top pair's
-# shared code and names no URL; a missing file is one line, exit 2 and no
-# output; the same input gives the same bytes. Every file of the class compiles
-# against the handout.
+# printed), and the starter handed in as it came matches nobody; the CSV reads
+# back with Python's csv module, a name with a comma, a quote and an accent
+# quoted as RFC 4180 says; the page marks the top pair's shared code and names
+# no URL; a missing file is one line, exit 2 and no output; the same input
+# gives the same bytes. Every file of the class compiles against the handout.
 set -u
 # A tool the teacher runs on the machine that grades: make cross has nothing to add.
 if [ -n "${RUN:-}" ]; then echo "not under make cross: similarity runs where the teacher grades"; exit 77; fi
@@ -45,6 +45,8 @@ for id in $exercises; do
   done
   solved_exercise "$id" "$file" > "$handout/reference.cpp"
   printf '%s\treference\treference\t%s\n' "$id" "$handout/reference.cpp" >> "$manifest"
+  # A student who hands in the starter as it came shares nothing that counts.
+  printf '%s\tstudent\tnothing_done\t%s\n' "$id" "$handout/starter.cpp" >> "$manifest"
   for student in "$class/$id"/*.cpp; do
     name=$(basename "$student" .cpp)
     [ "$name" = "$odd_file" ] && [ "$id" = 20.5 ] && name=$odd_name
@@ -101,6 +103,9 @@ for exercise in sorted({t[0] for t in truth}):
     if got(low) < got(high) + MARGIN:
         fail("%s: the copy pair %s scores %.3f, not %.2f above the independent pair %s at %.3f"
              % (exercise, low, got(low), MARGIN, high, got(high)))
+idle = [r for r in rows[1:] if "nothing_done" in (r[1], r[2])]
+if not idle or max(float(r[3]) for r in idle) > 0.05:
+    fail("the starter handed in as it came scores above 0.05: %r" % max(idle, key=lambda r: float(r[3]), default=None))
 if not any(odd_name in (r[1], r[2]) for r in rows[1:]):
     fail("no row has the student named %s" % odd_name)
 raw = open(out, encoding="utf-8").read()
@@ -110,7 +115,7 @@ sys.exit(1 if failed else 0)
 PY
 status=$?
 sed 's/^/  /' "$work/rank.log"
-[ "$status" -eq 0 ] && ok "every copy ranks above every pair of independent solutions, by 0.1 at least; the CSV reads back, the odd name quoted" ||
+[ "$status" -eq 0 ] && ok "every copy ranks above every pair of independent solutions, by 0.1 at least; the starter as it came scores 0.05 at most; the CSV reads back, the odd name quoted" ||
   failed "the ranking or the CSV"
 
 # (3) the page: the top pair side by side with a marked region, nothing from the network.

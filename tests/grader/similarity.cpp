@@ -14,7 +14,7 @@
 //
 // The method is MOSS's (Schleimer, Wilkerson and Aiken, "Winnowing: local
 // algorithms for document fingerprinting", SIGMOD 2003):
-//   1. tokens: comments, spaces and #include lines go; a name that is not a
+//   1. tokens: comments, spaces, #include and #pragma lines go; a name that is not a
 //      keyword or a well-known std name becomes V, a number N, a string or
 //      character S. A for loop is rewritten in the order its while loop has
 //      (init, LOOP, condition, body, step), and separators ( ) { } ; are
@@ -53,7 +53,8 @@
 constexpr int K = 12;
 constexpr int W = 6;
 // A file with fewer fingerprints than this is divided by this many: a nearly
-// empty submission (the starter) sharing two fingerprints is not a 100% copy.
+// empty submission sharing two fingerprints is not a 100% copy. (Every file of
+// our class has more: it changes none of their scores.)
 constexpr size_t FEWEST = 20;
 // The page shows the code side by side for the best pairs of each exercise at
 // or above this score, at most DETAIL_MOST of them.
@@ -351,6 +352,7 @@ static bool read_file(const std::string& path, std::string& text) {
 static std::string read_manifest(const char* manifest, std::vector<Document>& docs) {
     std::string text;
     if (!read_file(manifest, text)) return judge::say("cannot read the manifest %s", manifest);
+    if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);  // a spreadsheet's UTF-8 mark
     std::istringstream lines(text);
     std::string line;
     std::set<std::pair<std::string, std::string>> students;
