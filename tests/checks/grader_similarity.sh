@@ -2,7 +2,8 @@
 # tests/grader/similarity.cpp on a class of our own (tests/grader/class/similarity/:
 # five independent solutions of 20.5 and of tiny.2 in different styles, and five
 # disguised copies of each, truth.tsv says of what): every copy pair ranks above
-# every pair of independent solutions (the margins are printed); the CSV reads
+# every pair of independent solutions, by 0.1 at least (the margins are
+# printed), and the starter handed in as it came matches nobody; the CSV reads
 # back with Python's csv module, a name with a comma, a quote and an accent
 # quoted as RFC 4180 says; the page marks the top pair's shared code and names
 # no URL; a missing file is one line, exit 2 and no output; the same input
@@ -44,6 +45,8 @@ for id in $exercises; do
   done
   solved_exercise "$id" "$file" > "$handout/reference.cpp"
   printf '%s\treference\treference\t%s\n' "$id" "$handout/reference.cpp" >> "$manifest"
+  # A student who hands in the starter as it came shares nothing that counts.
+  printf '%s\tstudent\tnothing_done\t%s\n' "$id" "$handout/starter.cpp" >> "$manifest"
   for student in "$class/$id"/*.cpp; do
     name=$(basename "$student" .cpp)
     [ "$name" = "$odd_file" ] && [ "$id" = 20.5 ] && name=$odd_name
@@ -64,9 +67,16 @@ def fail(message):
     global failed
     failed += 1
     print("FAILED: " + message)
+# Each copy scores this much above every independent pair at least: with the
+# base code not removed the margins were 0.03, with it 0.57 (20.5) and 0.17 (tiny.2).
+MARGIN = 0.1
 rows = list(csv.reader(open(out, newline="", encoding="utf-8")))
 if rows[0] != ["exercise", "student_a", "student_b", "similarity", "shared_lines"]:
     fail("the CSV's header is %r" % rows[0])
+odd = [r for r in rows if len(r) != 5]
+if odd:
+    fail("%d rows of the CSV do not read as 5 fields, the first: %r" % (len(odd), odd[0]))
+    sys.exit(1)
 score = {}
 for r in rows[1:]:
     score[(r[0], frozenset((r[1], r[2])))] = float(r[3])
@@ -90,9 +100,12 @@ for exercise in sorted({t[0] for t in truth}):
     high = max(alone, key=got)
     print("%s: lowest copy %.3f (%s ~ %s), highest independent pair %.3f (%s ~ %s), margin %+.3f"
           % (exercise, got(low), low[0], low[1], got(high), high[0], high[1], got(low) - got(high)))
-    if got(low) <= got(high):
-        fail("%s: the copy pair %s scores %.3f, not above the independent pair %s at %.3f"
-             % (exercise, low, got(low), high, got(high)))
+    if got(low) < got(high) + MARGIN:
+        fail("%s: the copy pair %s scores %.3f, not %.2f above the independent pair %s at %.3f"
+             % (exercise, low, got(low), MARGIN, high, got(high)))
+idle = [r for r in rows[1:] if "nothing_done" in (r[1], r[2])]
+if not idle or max(float(r[3]) for r in idle) > 0.05:
+    fail("the starter handed in as it came scores above 0.05: %r" % max(idle, key=lambda r: float(r[3]), default=None))
 if not any(odd_name in (r[1], r[2]) for r in rows[1:]):
     fail("no row has the student named %s" % odd_name)
 raw = open(out, encoding="utf-8").read()
@@ -102,7 +115,7 @@ sys.exit(1 if failed else 0)
 PY
 status=$?
 sed 's/^/  /' "$work/rank.log"
-[ "$status" -eq 0 ] && ok "every copy ranks above every pair of independent solutions; the CSV reads back, the odd name quoted" ||
+[ "$status" -eq 0 ] && ok "every copy ranks above every pair of independent solutions, by 0.1 at least; the starter as it came scores 0.05 at most; the CSV reads back, the odd name quoted" ||
   failed "the ranking or the CSV"
 
 # (3) the page: the top pair side by side with a marked region, nothing from the network.
