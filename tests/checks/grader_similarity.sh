@@ -34,17 +34,9 @@ g++ -std=c++17 -O2 -Wall -Wextra -Wpedantic -Werror tests/grader/similarity.cpp 
 manifest=$work/manifest.tsv
 echo "# exercise	role	name	path" > "$manifest"
 for id in $exercises; do
-  file=$(exercise_file "$id")
   handout=$work/handout/$id
+  similarity_base "$id" "$handout" >> "$manifest" || { failed "the handout of $id"; exit 1; }
   mkdir -p "$handout/below"  # "../tiny_model.hpp" from below/ is the handout's header
-  cut_solutions "$file" > "$handout/starter.cpp"
-  printf '%s\tbase\tstarter\t%s\n' "$id" "$handout/starter.cpp" >> "$manifest"
-  for header in $(needed_headers "$file"); do
-    cut_solutions "$header" "$id" | flat_includes > "$handout/$(basename "$header")"
-    printf '%s\tbase\t%s\t%s\n' "$id" "$(basename "$header")" "$handout/$(basename "$header")" >> "$manifest"
-  done
-  solved_exercise "$id" "$file" > "$handout/reference.cpp"
-  printf '%s\treference\treference\t%s\n' "$id" "$handout/reference.cpp" >> "$manifest"
   # A student who hands in the starter as it came shares nothing that counts.
   printf '%s\tstudent\tnothing_done\t%s\n' "$id" "$handout/starter.cpp" >> "$manifest"
   for student in "$class/$id"/*.cpp; do
