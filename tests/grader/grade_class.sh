@@ -51,7 +51,7 @@ if [ "${1:-}" = --one ]; then  # --one OUT LINE: one grading (run by xargs, JOBS
 fi
 
 usage="usage: make grade-class DIR=<export> [OUT=<folder>] [EX=<id>...] [SEED=<n>] [JOBS=<n>] [SANDBOX=<mode>]"
-case "${1:-}" in -h | --help) echo "$usage"; sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case "${1:-}" in -h | --help) echo "$usage"; sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 [ -n "${1:-}" ] || fail "DIR is missing: which folder holds the class's export?  $usage"
 export_dir=$(abs "$1")
 out=$(abs "${2:-grades}")
