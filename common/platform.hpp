@@ -49,6 +49,13 @@ inline bool is_terminal(std::FILE* stream) {
 #endif
 }
 
+#ifdef __EMSCRIPTEN__
+// In a web page (make web), stdout goes out line by line, as on a terminal, so that
+// a long run's progress lines show as they are printed; natively a file or a pipe
+// takes it in blocks. The bytes are the same either way.
+inline int stdout_by_lines = std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
+#endif
+
 // Colour codes and UTF-8 drawing: a POSIX terminal shows them as they are; a
 // Windows console shows them only once asked, which we cannot test here, so
 // there the programs print as they do into a file.
