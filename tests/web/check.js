@@ -9,10 +9,10 @@
 //
 //   node tests/web/check.js WEB CHROMIUM OUTDIR [FOLDER/PROGRAM[@CASE]...]
 'use strict';
-const {spawn} = require('child_process');
+const {spawn, spawnSync} = require('child_process');
 const fs = require('fs'), os = require('os'), path = require('path');
 
-const [web, chromium, outdir, ...only] = process.argv.slice(2);
+const [web, chromium, outdir, ...only] = require.main === module ? process.argv.slice(2) : [];
 const top = path.resolve(__dirname, '../..');
 const CASE_MS = 180000;  // one case, at most (Lab 5's runs take a few seconds; a loaded machine is slower)
 const SCREENSHOT = 'chapter_tiny/tiny_1_Soft_Lookup@fit';
@@ -22,9 +22,9 @@ const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', 
 
 // Chromium, its DevTools Protocol on file descriptors 3 (in) and 4 (out), one JSON message per NUL.
 class Browser {
-  constructor() {
+  constructor(browserPath = chromium) {
     this.profile = fs.mkdtempSync(path.join(os.tmpdir(), 'web-check-'));
-    this.process = spawn(chromium, [...FLAGS, '--user-data-dir=' + this.profile, 'about:blank'],
+    this.process = spawn(browserPath, [...FLAGS, '--user-data-dir=' + this.profile, 'about:blank'],
                          {stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe']});
     this.process.stderr.on('data', () => {});
     this.next = 1;
@@ -161,23 +161,107 @@ async function checkCase(browser, c) {
   return problems.length === 0;
 }
 
+// A page's own behaviour, beyond the goldens: a bad option shows the program's
+// own error and status 2; the form's fields run it with other options, and a
+// picture it writes (--svg) is shown; Stop ends a long run at once.
+async function waitFor(browser, tab, expression, ms = CASE_MS) {
+  const started = Date.now();
+  while (Date.now() - started < ms) {
+    const value = await evaluate(browser, tab, expression).catch(() => null);
+    if (value !== null && value !== undefined && value !== false) return value;
+    await new Promise(r => setTimeout(r, 100));
+  }
+  return null;
+}
+const ENDED = `(() => { const o = document.getElementById('output'); return o.dataset.status === undefined ? null :
+  {status: o.dataset.status, text: o.textContent, errors: document.getElementById('errors').textContent,
+   args: document.getElementById('args').value,
+   frames: [...document.querySelectorAll('#files iframe')].map(f => ({title: f.title, doc: f.srcdoc}))}; })()`;
+
+async function pageCheck(browser, name, program, args, test) {
+  const url = 'file://' + path.resolve(web, program + '.html') + '?args=' + encodeURIComponent(args);
+  const tab = await open(browser, url);
+  const problems = [];
+  try { await test(tab, problems); } catch (e) { problems.push(String(e.stack || e)); }
+  await new Promise(r => setTimeout(r, 100));
+  problems.push(...tab.errors);
+  browser.listeners.delete(tab.listener);
+  await browser.send('Target.closeTarget', {targetId: tab.target});
+  console.log((problems.length ? 'FAILED: ' : 'ok: ') + name + problems.map(p => '\n      ' + p).join(''));
+  return problems.length === 0;
+}
+
+function native(program, args, cwd) {
+  const r = spawnSync(path.resolve(path.dirname(web), program), args, {cwd, encoding: 'utf8', env: {...process.env, NO_COLOR: '1'}});
+  return {status: String(r.status), text: r.stdout, errors: r.stderr};
+}
+
+async function pageChecks(browser) {
+  const results = [];
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'web-native-'));
+  results.push(await pageCheck(browser, 'a bad option: the program\'s own error and status 2 (tiny_generate --length x)',
+    'chapter_tiny/tiny_generate', '--length x', async (tab, problems) => {
+      const got = await waitFor(browser, tab, ENDED), want = native('chapter_tiny/tiny_generate', ['--length', 'x'], top);
+      if (!got) return problems.push('no data-status');
+      for (const key of ['status', 'text', 'errors'])
+        if (got[key] !== want[key]) problems.push(`${key}: ${JSON.stringify(got[key])}, natively ${JSON.stringify(want[key])}`);
+    }));
+  results.push(await pageCheck(browser, 'the form: tiny_1_Soft_Lookup with --query 1,1 --svg lookup.svg typed into its fields, and the picture shown',
+    'chapter_tiny/tiny_1_Soft_Lookup', '', async (tab, problems) => {
+      if (!await waitFor(browser, tab, ENDED)) return problems.push('the first run did not end');
+      await evaluate(browser, tab, `(() => {
+        for (const [id, value] of [['option--query', '1,1'], ['option--svg', 'lookup.svg']]) {
+          const field = document.getElementById(id);
+          field.value = value;
+          field.dispatchEvent(new Event('input', {bubbles: true}));
+        }
+        document.getElementById('run').click();
+      })()`);
+      const got = await waitFor(browser, tab, ENDED), want = native('chapter_tiny/tiny_1_Soft_Lookup', ['--query', '1,1', '--svg', 'lookup.svg'], work);
+      if (!got) return problems.push('no data-status after Run');
+      if (got.args !== '--query 1,1 --svg lookup.svg') problems.push('the fields wrote the command line ' + JSON.stringify(got.args));
+      if (got.status !== want.status || got.text !== want.text) problems.push('the output or status differs from the native run\'s');
+      const svg = fs.readFileSync(path.join(work, 'lookup.svg'), 'utf8');
+      if (!(got.frames.length === 1 && got.frames[0].title === 'lookup.svg' && got.frames[0].doc === svg))
+        problems.push('lookup.svg is not shown as the native program writes it: ' + JSON.stringify(got.frames.map(f => f.title)));
+    }));
+  results.push(await pageCheck(browser, 'Stop: Lab 5 at 100,000 updates stopped after its first output (status 130), the page never frozen',
+    'chapter15/15_2_Lab5_Training', '--updates 100000', async (tab, problems) => {
+      if (!await waitFor(browser, tab, `document.getElementById('output').textContent.length > 0`)) return problems.push('no output');
+      const before = Date.now();
+      await evaluate(browser, tab, `document.getElementById('stop').click()`);
+      const got = await waitFor(browser, tab, ENDED, 5000);
+      if (!got || got.status !== '130') problems.push('after Stop: ' + JSON.stringify(got && got.status));
+      if (Date.now() - before > 2000) problems.push(`the page took ${Date.now() - before} ms to answer`);
+    }));
+  fs.rmSync(work, {recursive: true, force: true});
+  return results;
+}
+
 async function main() {
   fs.mkdirSync(outdir, {recursive: true});
   const all = cases();
   if (all.length === 0) { console.log(`FAILED: no golden case has a page in ${web} (run make web)`); return false; }
   const browser = new Browser();
-  let passed = 0;
+  let passed = 0, pages = [];
   try {
     await browser.send('Target.setDiscoverTargets', {discover: true});
     for (const c of all) if (await checkCase(browser, c)) passed++;
+    if (!only.length) pages = await pageChecks(browser);
   } finally {
     await browser.close();
   }
+  const pagesPassed = pages.filter(Boolean).length;
   console.log(`\n${passed} of ${all.length} golden cases match in Chromium` + (passed === all.length ? '' : `: ${all.length - passed} FAILED`) +
+              (pages.length ? `; ${pagesPassed} of ${pages.length} page checks pass` : '') +
               (fs.existsSync(path.join(outdir, 'page.png')) ? `; screenshot ${path.join(outdir, 'page.png')}` : ''));
-  return passed === all.length;
+  return passed === all.length && pagesPassed === pages.length;
 }
 
-const timer = setTimeout(() => { console.log('FAILED: the check took too long'); process.exit(1); }, 40 * 60 * 1000);
-main().then(ok => { clearTimeout(timer); process.exit(ok ? 0 : 1); },
-            e => { console.log('FAILED: ' + (e.stack || e)); process.exit(1); });
+// (tests/web/bench.js opens pages the same way.)
+module.exports = {Browser, open, evaluate};
+if (require.main === module) {
+  const timer = setTimeout(() => { console.log('FAILED: the check took too long'); process.exit(1); }, 40 * 60 * 1000);
+  main().then(ok => { clearTimeout(timer); process.exit(ok ? 0 : 1); },
+              e => { console.log('FAILED: ' + (e.stack || e)); process.exit(1); });
+}

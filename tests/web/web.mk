@@ -22,13 +22,17 @@ export NODE_PATH ?= /usr/share/nodejs
 PROGRAMS := $(filter-out chapter_tiny/tiny_train,$(patsubst %.cpp,%,$(sort $(wildcard chapter*/*.cpp chapter*/studies/*.cpp))))
 PAGES    := $(patsubst %,$(WEB)/%.html,$(PROGRAMS))
 
-# The programs' own warning flags, at -O2; -ffp-contract=off as natively, so that
-# no multiply-add is fused and the digits are the goldens'.
+# The programs' own warning flags; -ffp-contract=off as natively, so that no
+# multiply-add is fused and the digits are the goldens'. -Os with the smaller
+# malloc, but -O2 for those whose speed matters (the Makefile's TIMED, with Lab 5):
+# -Os makes a page about a tenth smaller gzipped.
 # SINGLE_FILE: the WebAssembly inside the JavaScript, so that a page opened from
 # file:// needs no other file. FORCE_FILESYSTEM: stdout and stderr reach the page
 # as bytes, and the files a program writes (--svg, --html) can be read back.
 # EXIT_RUNTIME: stdout is flushed and the exit status reported when main ends.
-EMFLAGS  := -std=c++17 -O2 -Wall -Wextra -Wpedantic -Werror -ffp-contract=off -Icommon \
+FAST_PAGES := chapter15/15_2_Lab5_Training chapter15/studies/lab5_runs chapter_tiny/tiny_generate
+opt_for   = $(if $(filter $(FAST_PAGES),$(1)),-O2,-Os -sMALLOC=emmalloc)
+EMFLAGS  := -std=c++17 -Wall -Wextra -Wpedantic -Werror -ffp-contract=off -Icommon \
             -sSINGLE_FILE=1 -sFORCE_FILESYSTEM=1 -sEXIT_RUNTIME=1 -sALLOW_MEMORY_GROWTH=1 \
             -sENVIRONMENT=worker
 # The tiny model's checkpoint, packed in where the program looks for it when run
@@ -39,9 +43,9 @@ embeds = $(if $(shell grep -l tiny_model_path.hpp $(1) 2> /dev/null),--embed-fil
 .PHONY: all
 all: $(WEB)/index.html
 
-$(OBJ)/%.js: %.cpp
+$(OBJ)/%.js: %.cpp tests/web/web.mk
 	@mkdir -p $(dir $@)
-	$(EMXX) $(EMFLAGS) -MMD -MP -MF $@.d -I$(dir $<) $< -o $@ $(call embeds,$<)
+	$(EMXX) $(EMFLAGS) $(call opt_for,$*) -MMD -MP -MF $@.d -I$(dir $<) $< -o $@ $(call embeds,$<)
 
 $(patsubst %,$(OBJ)/%.js,$(filter chapter_tiny/%,$(PROGRAMS))): $(CHECKPOINT)
 
