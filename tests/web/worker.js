@@ -58,7 +58,8 @@ var Module = (function () {
     // A crash (an uncaught C++ exception, a thread the browser build cannot start):
     // natively the program would die of SIGABRT, which a shell reports as 134.
     onAbort: function (what) {
-      var line = JOB.name + ': stopped by the browser: ' + what + '\n';
+      var line = JOB.name + ': stopped by the browser: ' + (what || 'abort()') +
+                 ' (this build has no threads and no C++ exceptions)\n';
       for (var i = 0; i < line.length; i++) err.push(line.charCodeAt(i) & 255);
       end(134);
     },
