@@ -52,7 +52,7 @@ if (/--load|--model/.test(help)) notes.push('The program runs in a folder of its
 const fill = {
   NAME: escape(name), NAME_JSON: JSON.stringify(name), WHAT: escape(about.what), FOLDER: escape(folder),
   CHAPTER: escape(folder.split('/')[0]), SECTION: about.section ? ' · section ' + escape(about.section) : '',
-  OPTIONS: fields, HELP: escape(help), SOURCE: escape(source), HEADERS: headerHtml,
+  OPTIONS: fields, HELP: help.startsWith('usage:') ? escape(help) : 'It takes no options, and prints its output for --help too.', SOURCE: escape(source), HEADERS: headerHtml,
   NOTE: notes.map(n => `<p class="note">${escape(n)}</p>`).join('\n  '),
   WORKER: asScriptText(fs.readFileSync(path.join(here, 'worker.js'), 'utf8'), 'worker.js'),
   PROGRAM: asScriptText(fs.readFileSync(js, 'utf8'), js),
