@@ -15,10 +15,17 @@ const [program, js, native, out] = process.argv.slice(2);
 const here = __dirname, top = path.resolve(here, '../..');
 const name = path.basename(program), folder = path.dirname(program);
 const escape = text => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+// What the page itself holds (not the sources it shows, whose URLs are only
+// text) names no other site: a page fetches nothing.
+function noUrl(text, what) {
+  const url = text.match(/\b(https?|wss?|ftp):\/\/\S*/i);
+  if (url) throw new Error(what + ' holds a URL: ' + url[0]);
+  return text;
+}
 // A script kept as text in the page must not end it early.
 function asScriptText(text, what) {
   if (/<\/script|<!--/i.test(text)) throw new Error(what + ' holds </script or <!--, which would end the page\'s script');
-  return text;
+  return noUrl(text, what);
 }
 
 const source = fs.readFileSync(path.join(top, program + '.cpp'), 'utf8');
@@ -57,7 +64,7 @@ const fill = {
   WORKER: asScriptText(fs.readFileSync(path.join(here, 'worker.js'), 'utf8'), 'worker.js'),
   PROGRAM: asScriptText(fs.readFileSync(js, 'utf8'), js),
 };
-const template = fs.readFileSync(path.join(here, 'page.html'), 'utf8');
+const template = noUrl(fs.readFileSync(path.join(here, 'page.html'), 'utf8'), 'page.html');
 // Split and join rather than replace, whose $ patterns the program's text might hold.
 const page = template.split(/\{\{([A-Z_]+)\}\}/).map((part, i) => {
   if (i % 2 === 0) return part;
