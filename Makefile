@@ -3,6 +3,7 @@
 #   make run       build and run every lesson in book order
 #   make test      build, run and check everything; ends with "N passed, M failed"
 #   make cross     the same tests built for Windows (run under Wine) and for ARM (under qemu)
+#   make web       every lesson as a web page that runs it, in build/web/ (needs emscripten)
 #   make help      every target
 
 CXX      ?= g++
@@ -46,7 +47,7 @@ PROGRAMS := $(patsubst %.cpp,$(BUILD)/%$(EXE),$(SOURCES))
 TESTSRC  := $(sort $(wildcard tests/unit/*.cpp))
 TESTBINS := $(patsubst %.cpp,$(BUILD)/%$(EXE),$(TESTSRC))
 
-.PHONY: FORCE all run test golden sanitize matrix cross bench compile-times exhaustive fuzz data book train-tiny seed-study clean help \
+.PHONY: FORCE all run test golden sanitize matrix cross web bench compile-times exhaustive fuzz data book train-tiny seed-study clean help \
         check-exercise handout exercises check-exercises-all gradescope grade-class
 .DEFAULT_GOAL := all
 
@@ -188,6 +189,14 @@ matrix:
 cross:
 	@bash tests/cross.sh
 
+# Every lesson, listing, demo and study as a page that runs it in the browser,
+# compiled by emscripten (tests/web/web.mk); outside make test, like make cross.
+# The native programs come first: each page's options are read from their --help.
+WEB_PROGRAMS := $(filter-out $(BUILD)/chapter_tiny/tiny_train$(EXE),$(filter-out %/exercises/%,$(PROGRAMS)))
+web: $(WEB_PROGRAMS)
+	@command -v $(or $(EMXX),em++) > /dev/null || { echo "make web needs emscripten's em++ (Debian: apt-get install emscripten)"; exit 1; }
+	@$(MAKE) --no-print-directory -f tests/web/web.mk BUILD=$(BUILD)
+
 # What the book says about each program's output beside what it prints.
 book: all
 	@bash tests/book.sh $(BUILD)
@@ -273,6 +282,7 @@ help:
 	@echo "make sanitize   the tests again under AddressSanitizer + UndefinedBehaviorSanitizer"
 	@echo "make matrix     the tests with g++, clang++ and clang++ with libc++, each at -O0 and -O2"
 	@echo "make cross      the tests for Windows (MinGW-w64, under Wine) and ARM (aarch64, under qemu)"
+	@echo "make web        every lesson, listing, demo and study as a web page in $(BUILD)/web/ (needs em++)"
 	@echo "make book       what the book says about each program's output, beside what ours prints"
 	@echo "make bench      time the programs that train, into tests/bench/RESULTS.md (AB=other/tiny_train: that one against this, run for run)"
 	@echo "make compile-times  CPU seconds to compile each program alone, REPEAT=3 for the best of 3"

@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "platform.hpp"  // terminal_draws_colour, process_id, is_folder, files_in, flush_to_disk, replace_file
+#include "platform.hpp"  // is_terminal, terminal_draws_colour, process_id, is_folder, files_in, flush_to_disk, replace_file
 
 inline std::string& program_name() {
     static std::string name = "program";
@@ -101,7 +101,7 @@ inline bool fancy_output() {
 }
 
 // A progress line on stderr, rewritten in place, only when a person watches it.
-inline bool stderr_is_terminal() { return isatty(2); }
+inline bool stderr_is_terminal() { return is_terminal(stderr); }
 
 // ---------------------------------------------------------------------------
 // Options: --name, --name VALUE or --name=VALUE. Ask for each option you take,

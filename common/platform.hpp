@@ -1,8 +1,8 @@
-// common/platform.hpp: the few things POSIX systems (Linux, macOS) and Windows
-// do differently, each once, so that no program needs an #ifdef: is a stream a
-// terminal (and does it draw colour), this process's id, is a path a folder, the
-// files in a folder, flushing a file to disk and putting it in place of
-// another, and a short wait.
+// common/platform.hpp: the few things POSIX systems (Linux, macOS), Windows and
+// the browser (emscripten, make web) do differently, each once, so that no
+// program needs an #ifdef: is a stream a terminal (and does it draw colour), this
+// process's id, is a path a folder, the files in a folder, flushing a file to
+// disk and putting it in place of another, and a short wait.
 // (The keyboard, one key at a time, is in keys.hpp.)
 #pragma once
 
@@ -35,13 +35,26 @@ constexpr const char* PATH_SEPARATORS = "/\\";
 constexpr const char* PATH_SEPARATORS = "/";
 #endif
 
+// (Emscripten's isatty says yes for stdout even when a web page or Node.js takes
+// the output as text: there the programs print as they do into a file, so that a
+// page (make web) shows the same bytes as the goldens.)
 inline bool is_terminal(std::FILE* stream) {
-#ifdef _WIN32
+#if defined(_WIN32)
     return _isatty(_fileno(stream)) != 0;
+#elif defined(__EMSCRIPTEN__)
+    (void)stream;
+    return false;
 #else
     return isatty(fileno(stream)) != 0;
 #endif
 }
+
+#ifdef __EMSCRIPTEN__
+// In a web page (make web), stdout goes out line by line, as on a terminal, so that
+// a long run's progress lines show as they are printed; natively a file or a pipe
+// takes it in blocks. The bytes are the same either way.
+inline int stdout_by_lines = std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
+#endif
 
 // Colour codes and UTF-8 drawing: a POSIX terminal shows them as they are; a
 // Windows console shows them only once asked, which we cannot test here, so

@@ -1,0 +1,75 @@
+// tests/web/page.js: one program's page, from tests/web/page.html (make web; tests/web/web.mk).
+//
+//   node tests/web/page.js FOLDER/PROGRAM PROGRAM.js NATIVE_PROGRAM OUT.html
+//
+// The page holds the program's source and the project's headers it includes (from
+// em++'s list in PROGRAM.js.d), its --help text and its options as form fields,
+// both from the native program's own --help (so the page and --help cannot
+// disagree), and the compiled program itself, with tests/web/worker.js to run it.
+'use strict';
+const fs = require('fs'), path = require('path');
+const {execFileSync} = require('child_process');
+const describe = require('./describe.js');
+
+const [program, js, native, out] = process.argv.slice(2);
+const here = __dirname, top = path.resolve(here, '../..');
+const name = path.basename(program), folder = path.dirname(program);
+const escape = text => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+// What the page itself holds (not the sources it shows, whose URLs are only
+// text) names no other site: a page fetches nothing.
+function noUrl(text, what) {
+  const url = text.match(/\b(https?|wss?|ftp):\/\/\S*/i);
+  if (url) throw new Error(what + ' holds a URL: ' + url[0]);
+  return text;
+}
+// A script kept as text in the page must not end it early.
+function asScriptText(text, what) {
+  if (/<\/script|<!--/i.test(text)) throw new Error(what + ' holds </script or <!--, which would end the page\'s script');
+  return noUrl(text, what);
+}
+
+const source = fs.readFileSync(path.join(top, program + '.cpp'), 'utf8');
+const about = describe.about(source, name);
+
+// --help, run natively; a program without options prints its normal output to it.
+const help = execFileSync(native, ['--help'], {encoding: 'utf8', env: {...process.env, NO_COLOR: '1'}});
+const options = help.startsWith('usage:') ? describe.options(help) : [];
+let fields = options.map(o => {
+  const id = 'option' + o.name;
+  const input = o.value ? `<input type="text" id="${id}" name="${o.name}" placeholder="${escape(o.value)}">`
+                        : `<input type="checkbox" id="${id}" name="${o.name}">`;
+  return `<div class="option"><label for="${id}">${o.name}${o.value ? ' ' + escape(o.value) : ''}</label>${input}` +
+         `<span class="help">${escape(o.help)}</span></div>`;
+}).join('\n');
+if (!fields) fields = '<p class="note">It takes no options.</p>';
+
+// The project's headers the compile read, in the order em++ listed them.
+const deps = fs.readFileSync(js + '.d', 'utf8').replace(/\\\n/g, ' ').split('\n')[0].split(/\s+/).slice(2);
+const headers = [...new Set(deps.map(d => path.relative(top, path.resolve(top, d)))
+  .filter(d => d.endsWith('.hpp') && !d.startsWith('..') && !path.isAbsolute(d)))];
+const headerHtml = headers.map(h =>
+  `<details><summary>${escape(h)}</summary><pre>${escape(fs.readFileSync(path.join(top, h), 'utf8'))}</pre></details>`).join('\n');
+
+// What the browser cannot do that the terminal can.
+const notes = [];
+if (/std::thread\b/.test(source)) notes.push('The browser build has one thread: what starts threads (--threads, --search) stops with an error here.');
+if (/--interactive/.test(help)) notes.push('--interactive is for a terminal; the --html page plays its part here.');
+if (/--load|--model/.test(help)) notes.push('The program runs in a folder of its own: it reads only the files packed in with it and those it wrote in the same run.');
+
+const fill = {
+  NAME: escape(name), NAME_JSON: JSON.stringify(name), WHAT: escape(about.what), FOLDER: escape(folder),
+  CHAPTER: escape(folder.split('/')[0]), SECTION: about.section ? ' · section ' + escape(about.section) : '',
+  OPTIONS: fields, HELP: help.startsWith('usage:') ? escape(help) : 'It takes no options, and prints its output for --help too.', SOURCE: escape(source), HEADERS: headerHtml,
+  NOTE: notes.map(n => `<p class="note">${escape(n)}</p>`).join('\n  '),
+  WORKER: asScriptText(fs.readFileSync(path.join(here, 'worker.js'), 'utf8'), 'worker.js'),
+  PROGRAM: asScriptText(fs.readFileSync(js, 'utf8'), js),
+};
+const template = noUrl(fs.readFileSync(path.join(here, 'page.html'), 'utf8'), 'page.html');
+// Split and join rather than replace, whose $ patterns the program's text might hold.
+const page = template.split(/\{\{([A-Z_]+)\}\}/).map((part, i) => {
+  if (i % 2 === 0) return part;
+  if (!(part in fill)) throw new Error('page.html: no value for {{' + part + '}}');
+  return fill[part];
+}).join('');
+fs.writeFileSync(out + '.part', page);
+fs.renameSync(out + '.part', out);

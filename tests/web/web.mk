@@ -1,0 +1,63 @@
+# make web: every lesson, listing, demo and study as one page that runs it in a
+# browser, in $(BUILD)/web/ (the top Makefile's web target runs this file with
+# make -f, after building the native programs, whose --help gives each page its
+# options). Needs emscripten's em++ (Debian: apt-get install emscripten); make
+# test never reads this file.
+#
+#   $(OBJ)/<folder>/<program>.js       the program, compiled to WebAssembly, all in one file
+#   $(WEB)/<folder>/<program>.html     its page: source, options, Run and Stop (tests/web/page.js)
+#   $(WEB)/index.html                  every page in book order (tests/web/index.js)
+#
+# Left out: the exercises (the handout is their place) and tiny_train, which
+# needs the training text and threads (chapter_tiny/README.md trains it).
+BUILD    ?= build
+WEB      := $(BUILD)/web
+# (the compiled programs beside it, so that $(WEB) is only what is published)
+OBJ      := $(BUILD)/web-obj
+EMXX     ?= em++
+NODE     ?= node
+# Debian's em++ finds its Node.js modules only through NODE_PATH.
+export NODE_PATH ?= /usr/share/nodejs
+
+PROGRAMS := $(filter-out chapter_tiny/tiny_train,$(patsubst %.cpp,%,$(sort $(wildcard chapter*/*.cpp chapter*/studies/*.cpp))))
+PAGES    := $(patsubst %,$(WEB)/%.html,$(PROGRAMS))
+
+# The programs' own warning flags; -ffp-contract=off as natively, so that no
+# multiply-add is fused and the digits are the goldens'. -Os with the smaller
+# malloc, but -O2 for those whose speed matters (the Makefile's TIMED, with Lab 5):
+# -Os makes a page about a tenth smaller gzipped.
+# SINGLE_FILE: the WebAssembly inside the JavaScript, so that a page opened from
+# file:// needs no other file. FORCE_FILESYSTEM: stdout and stderr reach the page
+# as bytes, and the files a program writes (--svg, --html) can be read back.
+# EXIT_RUNTIME: stdout is flushed and the exit status reported when main ends.
+FAST_PAGES := chapter15/15_2_Lab5_Training chapter15/studies/lab5_runs chapter_tiny/tiny_generate
+opt_for   = $(if $(filter $(FAST_PAGES),$(1)),-O2,-Os -sMALLOC=emmalloc)
+EMFLAGS  := -std=c++17 -Wall -Wextra -Wpedantic -Werror -ffp-contract=off -Icommon \
+            -sSINGLE_FILE=1 -sFORCE_FILESYSTEM=1 -sEXIT_RUNTIME=1 -sALLOW_MEMORY_GROWTH=1 \
+            -sENVIRONMENT=worker
+# The tiny model's checkpoint, packed in where the program looks for it when run
+# from the repository's top folder (the page runs it in /work).
+CHECKPOINT := chapter_tiny/shakespeare.tiny
+embeds = $(if $(shell grep -l tiny_model_path.hpp $(1) 2> /dev/null),--embed-file $(CHECKPOINT)@/work/$(CHECKPOINT))
+
+.PHONY: all
+all: $(WEB)/index.html
+
+$(OBJ)/%.js: %.cpp tests/web/web.mk
+	@mkdir -p $(dir $@)
+	$(EMXX) $(EMFLAGS) $(call opt_for,$*) -MMD -MP -MF $@.d -I$(dir $<) $< -o $@ $(call embeds,$<)
+
+$(patsubst %,$(OBJ)/%.js,$(filter chapter_tiny/%,$(PROGRAMS))): $(CHECKPOINT)
+
+# A page needs its program, the native build (for --help) and the page's own files.
+$(WEB)/%.html: $(OBJ)/%.js $(BUILD)/% tests/web/page.js tests/web/page.html tests/web/worker.js
+	@mkdir -p $(dir $@)
+	$(NODE) tests/web/page.js $* $(OBJ)/$*.js $(BUILD)/$* $@
+
+$(WEB)/index.html: $(PAGES) tests/web/index.js tests/lessons.sh
+	$(NODE) tests/web/index.js $(WEB) $(PROGRAMS)
+
+# The compiled programs are kept: make would otherwise delete them as intermediates.
+.SECONDARY:
+
+-include $(patsubst %,$(OBJ)/%.js.d,$(PROGRAMS))
