@@ -9,14 +9,12 @@
 //
 //   node tests/browser/check_pages.js BUILD CHROMIUM OUTDIR
 'use strict';
-const {spawn, execFileSync} = require('child_process');
+const {execFileSync} = require('child_process');
 const fs = require('fs'), os = require('os'), path = require('path');
+const {Browser} = require('./devtools.js');
 
 const [build, chromium, outdir] = process.argv.slice(2);
 const TIMEOUT_MS = 90000;  // the whole check; it takes a few seconds
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-               '--disable-background-networking', '--disable-component-update', '--disable-sync',
-               '--disable-extensions', '--mute-audio', '--hide-scrollbars', '--remote-debugging-pipe'];
 
 let passed = 0, failed = 0;
 function check(ok, what, detail) {
@@ -67,52 +65,6 @@ function programQuery(q) {
 
 // "( 0.99, -1.17)" as two numbers.
 const numbers = pair => pair.replace(/[()]/g, '').split(',').map(Number);
-
-// ---------------------------------------------------------------------------
-// The browser: Chromium with its DevTools Protocol on file descriptors 3 (in) and
-// 4 (out), one JSON message per NUL-terminated line.
-
-class Browser {
-  constructor() {
-    this.profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tiny-browser-'));
-    this.process = spawn(chromium, [...FLAGS, '--user-data-dir=' + this.profile, 'about:blank'],
-                         {stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe']});
-    this.stderr = '';
-    this.process.stderr.on('data', d => { this.stderr = (this.stderr + d).slice(-4000); });
-    this.next = 1;
-    this.waiting = new Map();
-    this.listeners = new Set();
-    let pending = Buffer.alloc(0);
-    this.process.stdio[4].on('data', chunk => {
-      pending = Buffer.concat([pending, chunk]);
-      for (let end; (end = pending.indexOf(0)) >= 0; pending = pending.subarray(end + 1))
-        this.receive(JSON.parse(pending.subarray(0, end).toString('utf8')));
-    });
-    this.exited = new Promise(resolve => this.process.on('exit', resolve));
-  }
-  send(method, params = {}, sessionId) {
-    const id = this.next++;
-    this.process.stdio[3].write(JSON.stringify({id, method, params, ...(sessionId ? {sessionId} : {})}) + '\0');
-    return new Promise((resolve, reject) => this.waiting.set(id, {resolve, reject, method}));
-  }
-  receive(message) {
-    const waiter = this.waiting.get(message.id);
-    if (waiter) {
-      this.waiting.delete(message.id);
-      if (message.error) waiter.reject(new Error(waiter.method + ': ' + message.error.message));
-      else waiter.resolve(message.result);
-    } else {
-      for (const listener of this.listeners) listener(message);
-    }
-  }
-  async close() {
-    this.send('Browser.close').catch(() => {});
-    const killer = setTimeout(() => this.process.kill('SIGKILL'), 3000);
-    await this.exited;
-    clearTimeout(killer);
-    fs.rmSync(this.profile, {recursive: true, force: true});
-  }
-}
 
 // One tab with one page in it; every error the page reports is kept in `errors`.
 class Tab {
@@ -407,7 +359,7 @@ async function checkSoftLookupOnPhone(browser) {
 
 async function main() {
   const started = Date.now();
-  const browser = new Browser();
+  const browser = new Browser(chromium);
   const timer = setTimeout(() => {
     console.log(`FAIL  the browser check did not finish in ${TIMEOUT_MS / 1000} s`);
     browser.process.kill('SIGKILL');

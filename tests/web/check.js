@@ -4,63 +4,19 @@
 // byte, with status 0; any JavaScript error, console error, or request for
 // anything but the page itself (in the page or in its worker) fails the case.
 // The browser is driven through the Chrome DevTools Protocol over
-// --remote-debugging-pipe, as tests/browser/check_pages.js drives it: nothing
-// but Node.js and the browser. One screenshot goes into OUTDIR.
+// --remote-debugging-pipe (tests/browser/devtools.js): nothing but Node.js and
+// the browser. One screenshot goes into OUTDIR.
 //
 //   node tests/web/check.js WEB CHROMIUM OUTDIR [FOLDER/PROGRAM[@CASE]...]
 'use strict';
-const {spawn, spawnSync} = require('child_process');
+const {spawnSync} = require('child_process');
 const fs = require('fs'), os = require('os'), path = require('path');
+const {Browser} = require('../browser/devtools.js');
 
 const [web, chromium, outdir, ...only] = require.main === module ? process.argv.slice(2) : [];
 const top = path.resolve(__dirname, '../..');
 const CASE_MS = 180000;  // one case, at most (Lab 5's runs take a few seconds; a loaded machine is slower)
 const SCREENSHOT = 'chapter_tiny/tiny_1_Soft_Lookup@fit';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-               '--disable-background-networking', '--disable-component-update', '--disable-sync',
-               '--disable-extensions', '--mute-audio', '--hide-scrollbars', '--remote-debugging-pipe'];
-
-// Chromium, its DevTools Protocol on file descriptors 3 (in) and 4 (out), one JSON message per NUL.
-class Browser {
-  constructor(browserPath = chromium) {
-    this.profile = fs.mkdtempSync(path.join(os.tmpdir(), 'web-check-'));
-    this.process = spawn(browserPath, [...FLAGS, '--user-data-dir=' + this.profile, 'about:blank'],
-                         {stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe']});
-    this.process.stderr.on('data', () => {});
-    this.next = 1;
-    this.waiting = new Map();
-    this.listeners = new Set();
-    let pending = Buffer.alloc(0);
-    this.process.stdio[4].on('data', chunk => {
-      pending = Buffer.concat([pending, chunk]);
-      for (let end; (end = pending.indexOf(0)) >= 0; pending = pending.subarray(end + 1))
-        this.receive(JSON.parse(pending.subarray(0, end).toString('utf8')));
-    });
-    this.exited = new Promise(resolve => this.process.on('exit', resolve));
-  }
-  send(method, params = {}, sessionId) {
-    const id = this.next++;
-    this.process.stdio[3].write(JSON.stringify({id, method, params, ...(sessionId ? {sessionId} : {})}) + '\0');
-    return new Promise((resolve, reject) => this.waiting.set(id, {resolve, reject, method}));
-  }
-  receive(message) {
-    const waiter = this.waiting.get(message.id);
-    if (waiter) {
-      this.waiting.delete(message.id);
-      if (message.error) waiter.reject(new Error(waiter.method + ': ' + message.error.message));
-      else waiter.resolve(message.result);
-    } else {
-      for (const listener of this.listeners) listener(message);
-    }
-  }
-  async close() {
-    this.send('Browser.close').catch(() => {});
-    const killer = setTimeout(() => this.process.kill('SIGKILL'), 3000);
-    await this.exited;
-    clearTimeout(killer);
-    fs.rmSync(this.profile, {recursive: true, force: true});
-  }
-}
 
 // One page in a new tab, and its worker (attached as it starts); what either reports as an error is kept.
 async function open(browser, url) {
@@ -242,7 +198,7 @@ async function main() {
   fs.mkdirSync(outdir, {recursive: true});
   const all = cases();
   if (all.length === 0) { console.log(`FAILED: no golden case has a page in ${web} (run make web)`); return false; }
-  const browser = new Browser();
+  const browser = new Browser(chromium);
   let passed = 0, pages = [];
   try {
     await browser.send('Target.setDiscoverTargets', {discover: true});
