@@ -48,7 +48,7 @@ while IFS=$'\t' read -r id file; do
   name=$(basename "$file")
   cut_solutions "$file" | flat_includes > "$dir/$name" || fail "cannot cut $file"
   for header in $(needed_headers "$file"); do
-    cut_solutions "$header" $only | flat_includes > "$dir/$(basename "$header")" || fail "cannot cut $header"
+    cut_solutions "$header" "$only" "$id" | flat_includes > "$dir/$(basename "$header")" || fail "cannot cut $header"
   done
   golden=tests/golden/${file%.cpp}.txt
   [ -f "$golden" ] && cp "$golden" "$dir/expected_output.txt"
