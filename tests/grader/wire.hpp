@@ -2,11 +2,13 @@
 // checker and the student's driver (tests/grader/grader.hpp).
 //
 // A message is a 4-byte length, then its bytes. A request holds the function's
-// name and every argument; the answer holds a status byte (0 returned, 1 threw,
-// then the exception's text), the return value and every argument passed by
-// non-const reference, as the call left it. Numbers travel as their bytes
-// (floats exactly, NaN included); a vector as its length and its entries; a
-// struct as its fields, in the order a GRADER_FIELDS line lists them.
+// name, its type as the reference declares it (typeid's name) and every
+// argument; the answer holds a status byte (0 returned; 1 threw, then the
+// exception's text; 2 the student's function has another type, then that
+// type), the return value and every argument passed by non-const reference, as
+// the call left it. Numbers travel as their bytes (floats exactly, NaN
+// included); a vector as its length and its entries; a struct as its fields,
+// in the order a GRADER_FIELDS line lists them.
 // Reading past the end, or a length longer than what is left, is "garbage".
 #pragma once
 
