@@ -22,7 +22,6 @@
 #include <chrono>
 #include <csignal>
 #include <memory>
-#include <typeinfo>
 #if defined(__GNUC__)
 #include <cxxabi.h>
 #endif
@@ -242,8 +241,8 @@ struct Session {
         if (answer[4] != 0) throw Failed{judge::say("the answer to %s was malformed", name)};
         return answer.substr(5);
     }
-    // A type is typeid's name of the function pointer; the message writes both
-    // as declarations, "long long attention_weights(int, long long, long long)".
+    // A type is wire_type's (typeid's name of a function pointer); the message writes
+    // both as declarations, "long long attention_weights(int, long long, long long)".
     std::string expected_type;
     static std::string readable(const std::string& type, const char* name) {
         std::string s = type;
@@ -287,7 +286,7 @@ struct Proxy<R (*)(P...), f> {
         Session* s = student();
         if (!s) return f(std::forward<P>(args)...);
         Writer w;
-        const std::string type = typeid(R (*)(P...)).name();
+        const std::string type = wire_type<R, P...>();
         put(w, std::string(name));
         put(w, type);
         (put(w, args), ...);

@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <exception>
 #include <tuple>
-#include <typeinfo>
 #include <utility>
 
 namespace grader {
@@ -45,11 +44,12 @@ struct Call<R (*)(P...), f> {
         (back(std::get<I>(args), std::integral_constant<bool, written_back<P>>{}), ...);
     }
     static void call(Reader& in, Writer& out) { run(in, out, std::index_sequence_for<P...>{}); }
+    static const char* type() { return wire_type<R, P...>(); }
 };
 
 struct Entry {
     const char* name;
-    const char* type;  // typeid's name of the student's function: the checker sends the reference's
+    const char* type;  // wire_type of the student's function: the checker sends the reference's
     void (*call)(Reader&, Writer&);
 };
 
@@ -106,7 +106,7 @@ inline int driver_main(int argc, char** argv, Lesson lesson, const std::vector<E
 
 }  // namespace grader
 
-#define GRADER_ENTRY(f) ::grader::Entry{#f, typeid(decltype(&f)).name(), &::grader::Call<decltype(&f), &f>::call},
+#define GRADER_ENTRY(f) ::grader::Entry{#f, ::grader::Call<decltype(&f), &f>::type(), &::grader::Call<decltype(&f), &f>::call},
 // The driver's main: serves the functions LIST names (the tests file's STUDENT_FUNCTIONS).
 #define GRADER_STUDENT_FUNCTIONS(LIST) \
     int main(int argc, char** argv) {  \
