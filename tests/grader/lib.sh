@@ -41,6 +41,10 @@ exercise_points() {
     }' "tests/grader/$1.cpp"
 }
 
+# The exercises whose answers exercise FILE's program uses (its "// Builds on:
+# ID ..." line): the class handout builds them in from the folders beside it.
+builds_on() { sed -n '1,30s|^// Builds on: *||p' "$1" | head -n 1; }
+
 # The exercise's id from its file.
 exercise_id_of() { exercise_table | awk -F'\t' -v f="$1" '$2 == f { print $1 }'; }
 
