@@ -257,8 +257,9 @@ struct Session {
         return s;
     }
     std::string signature_differs(const char* name, const std::string& theirs) const {
-        return judge::say("%s's signature differs from the statement's: yours is %s, the statement's is %s", name,
-                          readable(theirs, name).c_str(), readable(expected_type, name).c_str());
+        return judge::say("%s's signature differs from the statement's: yours is %s, the statement's is %s (by value "
+                          "and by const & count as one)", name, readable(theirs, name).c_str(),
+                          readable(expected_type, name).c_str());
     }
     static std::vector<std::string> append(std::vector<std::string> v, const char* word) {
         v.push_back(word);
