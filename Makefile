@@ -233,8 +233,13 @@ fuzz:
 #   make check-exercises-all                      every exercise's grader checks (.ci/run runs it)
 #   make gradescope EX=20.3 [OUT=dir]             the autograder zip to upload to Gradescope
 #   make grade-class DIR=export [OUT=grades]      a class's export graded: grades.csv, reports, copies flagged
+# GNU make exits 2 whenever a recipe fails, so the grader's own status (0 full
+# marks, 1 below, 2 a usage mistake) is printed here; scripts run grade.sh itself.
 check-exercise:
-	@CXX="$(CXX)" CXXFLAGS="$(CXXFLAGS)" bash tests/grader/grade.sh "$(EX)" "$(SRC)"
+	@CXX="$(CXX)" CXXFLAGS="$(CXXFLAGS)" bash tests/grader/grade.sh "$(EX)" "$(SRC)"; status=$$?; \
+	if [ $$status -ne 0 ]; then echo "check-exercise: the grader's status is $$status ($$( [ $$status -eq 1 ] && \
+	echo 'below full marks' || echo 'a usage mistake')); make reports its own 2 (for 0/1/2 run bash tests/grader/grade.sh)" >&2; fi; \
+	exit $$status
 
 handout:
 	@bash tests/grader/handout.sh "$(or $(OUT),handout)" $(EX)

@@ -289,6 +289,10 @@ inline void backward(const Params& p, const std::vector<int>& tokens, const Forw
 // bias correction. Each parameter gets its own step size from the running
 // mean (m) and mean square (v) of its gradients.
 
+// BEGIN SOLUTION exercise 15.4: adam_step, which you write in ex4_Adam_Step.cpp (Adam's update uses it)
+// STUB: void adam_step(std::vector<float>& params, const std::vector<float>& grads, std::vector<float>& m,
+// STUB:                std::vector<float>& v, int step, float lr);
+// END SOLUTION
 struct Adam {
     float lr;
     float beta1 = 0.9f, beta2 = 0.999f, eps = 1e-8f;
@@ -298,9 +302,12 @@ struct Adam {
     Adam(float learning_rate, int vocab = VOCAB) : lr(learning_rate), m(vocab), v(vocab) {}
 
     void update(Params& p, const Params& grad) {
-        // BEGIN SOLUTION exercise 15.4: one Adam update (chapter15/exercises/ex4_Adam_Step.cpp)
+        // BEGIN SOLUTION exercise 15.4: one Adam update, your adam_step on each block
         // STUB: step++;
-        // STUB: (void)p, (void)grad;
+        // STUB: std::vector<Matrix*> P = p.blocks(), M = m.blocks(), S = v.blocks();
+        // STUB: std::vector<const Matrix*> G = grad.blocks();
+        // STUB: for (size_t b = 0; b < P.size(); b++)
+        // STUB:     adam_step(P[b]->data, G[b]->data, M[b]->data, S[b]->data, step, lr);
         step++;
         const float correction1 = float(1.0 - power(double(beta1), step));
         const float correction2 = float(1.0 - power(double(beta2), step));
@@ -327,7 +334,7 @@ struct Adam {
 
 // The mean loss and, added into grad, its gradient for every parameter.
 inline float loss_and_gradient(const Params& p, const std::vector<Example>& examples, Params& grad) {
-    // BEGIN SOLUTION exercise 15.5: the training loop (chapter15/exercises/ex5_Training_Loop.cpp)
+    // BEGIN SOLUTION exercise 15.5: the training loop, which you write as train in ex5_Training_Loop.cpp
     // STUB: (void)p, (void)examples, (void)grad;
     // STUB: return 0.0f;
     const float loss_weight = 1.0f / float(examples.size());
@@ -349,7 +356,7 @@ inline float mean_loss(const Params& p, const std::vector<Example>& examples) {
 
 // One update: zero_grad(), backward(), step(). Returns the loss before the step.
 inline float train_step(Params& p, Adam& adam, const std::vector<Example>& examples) {
-    // BEGIN SOLUTION exercise 15.5: the training loop (chapter15/exercises/ex5_Training_Loop.cpp)
+    // BEGIN SOLUTION exercise 15.5: the training loop, which you write as train in ex5_Training_Loop.cpp
     // STUB: (void)p, (void)adam, (void)examples;
     // STUB: return 0.0f;
     Params grad(p.bias.cols);
@@ -405,7 +412,7 @@ inline float adds_to_score(const Params& p, const Forward& f, int j, int token) 
 
 // The book's run: Adam at lr 0.03 for 200 updates from the default start.
 inline Params trained_model(uint64_t seed = DEFAULT_SEED, float lr = 0.03f, int updates = 200) {
-    // BEGIN SOLUTION exercise 15.5: the training loop (chapter15/exercises/ex5_Training_Loop.cpp)
+    // BEGIN SOLUTION exercise 15.5: the training loop, which you write as train in ex5_Training_Loop.cpp
     // STUB: (void)lr, (void)updates;
     // STUB: return random_start(seed);
     Params p = random_start(seed);

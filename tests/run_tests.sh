@@ -69,7 +69,7 @@ run_check() {  # run_check CHECK: its output to check_log, its exit status to ch
 # make test runs each check this way, one at a time: nothing below is needed for it.
 [ "$mode" = --check ] && { run_check "$3"; exit 0; }
 source tests/wanted.sh  # exercises, wanted: what EXERCISES asks for
-needs_exercises=(tests/checks/grader_20.3.sh)  # the grader's checks: with every exercise only
+needs_exercises=(tests/checks/grader_20.3.sh tests/checks/grader_class_handout.sh)  # the grader's checks: with every exercise only
 checks=()
 for check in tests/checks/*.sh tests/unit/*.cpp; do
   [ -f "$check" ] || continue

@@ -9,8 +9,8 @@
 //     Return scores + M, where M is the causal mask of section 15.5.1: 0 where
 //     key j <= query i, minus infinity where j > i (a later position). Entries on
 //     and below the diagonal come back unchanged. Write the loops yourself:
-//     matrix.hpp's causal_mask(T) builds M, which is this exercise's answer, so
-//     add(scores, causal_mask(T)) is not what is asked for here.
+//     matrix.hpp's causal_mask(T), which builds M, is left out of this
+//     exercise's handout (add(scores, causal_mask(T)) would be the answer).
 //
 //   Matrix causal_weights(const Matrix& Q, const Matrix& K);
 //     Q and K are (T x d_k), one query and one key per position. Return the

@@ -1,13 +1,15 @@
 // ex5_Training_Loop.cpp: exercise 15.5, Lab 5's training loop.
 // Book section: 15.6 (exercise 15.5)
 // Exercise: 15.5
+// Builds on: 15.3 15.4
 //
 // Write one function (its signature is fixed; the grader calls it):
 //
 //   std::vector<float> train(Params& p, Adam& adam, const std::vector<Example>& examples, int updates);
 //
 // Make `updates` updates of p, each as the loop of section 15.2.3: start from a
-// gradient of zeros (zero_grad), add up the gradient of the mean cross-entropy
+// gradient of zeros (Params grad(p.bias.cols), PyTorch's zero_grad), add up the
+// gradient of the mean cross-entropy
 // over all the examples (for each: forward, then backward with loss_weight
 // 1 / number of examples), and give it to adam.update (optimiser.step). The
 // grader reads the Adam's running means after your loop, so the gradient it is
@@ -15,7 +17,10 @@
 // using the Adam you are given: its running means carry over from one call to
 // the next. Return the mean training loss of each update, measured before its
 // step (cross_entropy of each example's logits, averaged), one per update.
-// colour_recall.hpp gives forward, cross_entropy, backward and Adam.
+// colour_recall.hpp gives forward, cross_entropy, Params and Adam. backward is
+// exercise 15.3's, and Adam's update runs exercise 15.4's adam_step on each
+// block: in the class handout, your answers in the folders beside this one
+// (check.sh builds them in); the grader grades this file alone, with its own.
 //
 // main then trains the model from its default start and prints the book's
 // table at updates 0, 10, 30, 50 and 200, using your loop.

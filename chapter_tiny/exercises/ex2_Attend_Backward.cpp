@@ -1,6 +1,7 @@
 // ex2_Attend_Backward.cpp: exercise tiny.2, attend's backward pass.
 // Book section: tiny.3 (exercise tiny.2)
 // Exercise: tiny.2
+// Builds on: tiny.1
 //
 // Write one function (its signature is fixed; the grader calls it):
 //

@@ -179,6 +179,21 @@ if [ "$status" -eq 1 ] && [ "$(total_of "$work/broken.log")" = 0/10 ] && grep -q
    grep -q "did not compile" "$work/broken.log"; then ok "a file that does not compile scores 0/10 and shows the compiler's message"
 else failed "a file that does not compile" "$work/broken.log"; fi
 
+# An empty file says so, not with the tests file's compile errors; a function
+# whose parameters differ from the statement's names both declarations.
+printf '\n  \n' > "$work/empty.cpp"
+grade 20.3 "$work/empty.cpp" "$work/empty.log"
+if [ "$status" -eq 1 ] && grep -q "your file is empty" "$work/empty.log" && ! grep -q "did not compile" "$work/empty.log"; then
+  ok "an empty file scores 0/10 with 'your file is empty'"
+else failed "an empty file should be said to be empty" "$work/empty.log"; fi
+solved_copy 20.3
+sed 's/^static Attention cross_attention(const Matrix& decoder,/static Attention cross_attention(Matrix\& decoder,/' \
+  "$solved" > "$work/signature.cpp"
+grade 20.3 "$work/signature.cpp" "$work/signature.log"
+if grep -q "cross_attention's signature differs from the statement's: yours is Attention cross_attention(Matrix&," "$work/signature.log"; then
+  ok "a function whose parameter is Matrix& where the statement has const Matrix& is told its signature differs"
+else failed "a function with another parameter type should be told its signature differs" "$work/signature.log"; fi
+
 # results.json: valid, with the fields Gradescope reads (EX=3 is 20.3).
 RESULTS=$work/pass.json TMPDIR=$work/tmp bash tests/grader/grade.sh 3 "$reference" > "$work/three.log" 2>&1
 [ "$?" -eq 0 ] && grep -q "^Exercise 20.3 " "$work/three.log" && ok "EX=3 still means exercise 20.3" || failed "EX=3 should mean 20.3" "$work/three.log"

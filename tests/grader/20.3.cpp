@@ -84,10 +84,30 @@ static void large_scores(Test& t) {
 // ---------------------------------------------------------------------------
 // Properties the section states, on the student's own answers.
 
-// Row i of the weights is the softmax of the student's own Q K^T row i, and
-// out is the student's own weights times its own V: both computed here in
-// double. Uniform weights, or a softmax down the columns, fail.
+// Q, K and V are the projections of the inputs, row i of the weights is the
+// softmax of the student's own Q K^T row i, and out is the student's own
+// weights times its own V: all computed here in double. Uniform weights, a
+// softmax down the columns, or zeros for Q, K and V (whose softmax is
+// uniform and whose blend is zero) fail.
 constexpr double CONSISTENCY = 1e-4;  // relative, with an absolute floor of 1e-2 of a weight or an output's size
+
+// got is X W^T (X one row per position, W one row per output component).
+static void expect_projection(Test& t, const Matrix& got, const Matrix& X, const Matrix& W, const char* name) {
+    std::vector<double> want(size_t(X.rows) * size_t(W.rows));
+    double size = 0;
+    for (int i = 0; i < X.rows; i++)
+        for (int k = 0; k < W.rows; k++) {
+            double& w = want[size_t(i) * size_t(W.rows) + size_t(k)];
+            for (int m = 0; m < X.cols; m++) w += double(X(i, m)) * double(W(k, m));
+            size = std::max(size, std::fabs(w));
+        }
+    for (int i = 0; i < X.rows; i++)
+        for (int k = 0; k < W.rows; k++) {
+            double w = want[size_t(i) * size_t(W.rows) + size_t(k)];
+            t.expect(std::fabs(got(i, k) - w) <= CONSISTENCY * std::max(std::fabs(w), 1e-2 * size) + 1e-30,
+                     "%s(%d, %d) = %g, but the projection gives %g", name, i, k, double(got(i, k)), w);
+        }
+}
 static void own_softmax_and_blend(Test& t) {
     for (int c = 0; c <= CASES; c++) {
         Problem p = c == 0 ? book_problem() : random_problem(t);
@@ -100,6 +120,9 @@ static void own_softmax_and_blend(Test& t) {
         t.expect_shape(a.V, n_enc, d_v, "V");
         t.expect_shape(a.weights, n_dec, n_enc, what);
         t.expect_shape(a.out, n_dec, d_v, "out");
+        expect_projection(t, a.Q, p.decoder, p.W_Q, "Q");
+        expect_projection(t, a.K, p.encoder, p.W_K, "K");
+        expect_projection(t, a.V, p.encoder, p.W_V, "V");
         for (int i = 0; i < n_dec; i++) {
             std::vector<double> want(static_cast<size_t>(n_enc));
             double biggest = -1e300, total = 0;
@@ -142,8 +165,8 @@ int main(int argc, char** argv) {
                         "scores up to 1000: the softmax must subtract each row's largest score before exp "
                         "(softmax_rows does)"),
         grader::property("own_softmax_and_blend", 2, own_softmax_and_blend,
-                         "each row of weights is the softmax of your Q K^T's row, one query at a time (softmax_rows), "
-                         "and out is weights times V"),
+                         "Q from the decoder, K and V from the encoder; each row of weights is the softmax of your "
+                         "Q K^T's row, one query at a time (softmax_rows), and out is weights times V"),
         grader::printed_output(1, "run your program and compare its lines with the lesson's; main should call cross_attention"),
     });
 }

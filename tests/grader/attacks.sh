@@ -19,6 +19,9 @@
 #   rejected    the total is 0
 #   no gain     the total is at most the starter's at the same seed, and
 #               results.json is unchanged at the end of the suite's run
+#   not shown   no gain, and the "// Secret:" text the program printed is in
+#               results.json's hidden teacher's report only, never in a part
+#               the student sees
 #   below full  the total is below the maximum
 #   full        full marks
 # and in every grading results.json's score is the terminal's total.
@@ -40,7 +43,7 @@ while [ $# -gt 0 ]; do
     --seed) seed=${2:-}; shift ;;
     --old-names) ATTACKS_OLD_NAMES=1 ;;
     --jobs) slots=${2:-2}; shift ;;
-    -h | --help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *)
       if [ -n "$(exercise_file "$1")" ]; then ids="$ids $(exercise_id_of "$(exercise_file "$1")")"
       elif [ -d "tests/grader/attacks/$1" ] && [ "$1" != lib ]; then kinds="$kinds $1"
@@ -134,6 +137,11 @@ attack_job() {  # attack_job N ATTACK ID
   kind=${what%%/*}
   rule=$(header_of "$attack" Rule)
   mkdir -p "$dir/sub" "$(record "$dir" "")"
+  # A lookup answer is held to the 30% bound whatever its file says.
+  if [ "$kind" = lookup ] && [ "$rule" != "under 30%" ]; then
+    echo "FAILED: $what $id: a lookup attack's rule must be 'under 30%', not '$rule'" > "$(record "$dir" lines)"
+    return
+  fi
   : > "$(record "$dir" lines)"
   export STARTER=$work/base/$id/starter/$name SOLVED=$work/base/$id/solved/$name ROOT=$root
   case "$attack" in
@@ -174,13 +182,14 @@ attack_job() {  # attack_job N ATTACK ID
     total=$(terminal_total "$(record "$dir" "$s.log")")
     json=$(json_score "$dir/$s.json")
     checksum "$dir/$s.json" > "$(record "$dir" "$s.sum")"
-    judge "$what" "$id" "$s" "$rule" "$total" "$json" "$(base_total "$id" "$s")" "$(cat "$(record "$dir" "$s.status")")" >> "$(record "$dir" lines)"
+    judge "$what" "$id" "$s" "$rule" "$total" "$json" "$(base_total "$id" "$s")" "$(cat "$(record "$dir" "$s.status")")" \
+      "$dir/$s.json" "$(header_of "$attack" Secret)" >> "$(record "$dir" lines)"
   done
 }
 
-# judge WHAT ID SEED RULE TOTAL JSON BASE STATUS: one line.
+# judge WHAT ID SEED RULE TOTAL JSON BASE STATUS RESULTS SECRET: one line.
 judge() {
-  local what=$1 id=$2 s=$3 rule=$4 total=$5 json=$6 base=$7 status=$8 got max ok=1 note=
+  local what=$1 id=$2 s=$3 rule=$4 total=$5 json=$6 base=$7 status=$8 results=$9 secret=${10} got max ok=1 note=
   got=${total%/*} max=${total#*/}
   if [ -z "$total" ]; then
     echo "FAILED: $what $id seed $s: no total in the report (status $status; rule: $rule)"
@@ -190,6 +199,12 @@ judge() {
     "under 30%") [ $((got * 10)) -lt $((max * 3)) ] || ok=0 ;;
     rejected) [ "$got" -eq 0 ] || ok=0 ;;
     "no gain") note=", starter $base"; [ -n "$base" ] && [ "$got" -le "${base%/*}" ] || ok=0 ;;
+    "not shown")  # results.json writes one test a line: the student sees every line but the hidden test's
+      note=", starter $base"; [ -n "$base" ] && [ "$got" -le "${base%/*}" ] || ok=0
+      if [ -z "$secret" ] || [ ! -f "$results" ]; then ok=0; note="$note; no Secret line or no results.json"
+      elif grep -v '"visibility": "hidden"' "$results" | grep -qF "$secret"; then ok=0; note="$note; the student sees '$secret'"
+      elif ! grep -qF "$secret" "$results"; then ok=0; note="$note; the teacher's report lacks '$secret' too: the attack did not run"
+      fi ;;
     "below full") [ "$got" -lt "$max" ] || ok=0 ;;  # (that it builds is checked in attack_job)
     full) [ "$got" -eq "$max" ] || ok=0 ;;
     *) echo "FAILED: $what $id: unknown rule '$rule'"; return ;;

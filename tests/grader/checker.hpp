@@ -22,6 +22,9 @@
 #include <chrono>
 #include <csignal>
 #include <memory>
+#if defined(__GNUC__)
+#include <cxxabi.h>
+#endif
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/types.h>
@@ -131,7 +134,7 @@ struct Process {
         for (char& c : said)
             if (c == '\t' || c == '\r') c = ' ';
         if (said.size() > 300) said = said.substr(0, 300);
-        std::string with = said.empty() ? "" : ": " + said;
+        std::string with = said.empty() ? "" : ": " + judge::theirs(said);
         switch (code) {
         case 128 + SIGSEGV: return "crashed: segmentation fault (SIGSEGV; reading or writing outside a matrix or vector?)";
         case 128 + SIGBUS: return "crashed: bus error (SIGBUS)";
@@ -140,7 +143,7 @@ struct Process {
         case 128 + SIGXCPU: return judge::say("used more than its %g seconds of CPU time, so it was stopped", limits().seconds);
         case 128 + SIGXFSZ: return "wrote a file larger than the limit, so it was stopped";
         case 128 + SIGKILL: return "was killed (SIGKILL: out of memory, or over a limit)";
-        case 3: return said.empty() ? "threw an exception" : said;
+        case 3: return said.empty() ? "threw an exception" : judge::theirs(said);
         default:
             if (code > 128) return judge::say("killed by signal %d", code - 128);
             return judge::say("exited with status %d%s", code, with.c_str());
@@ -233,9 +236,30 @@ struct Session {
             throw Failed{driver->how_it_ended() + " (calling " + name + ")"};
         }
         if (answer.size() != 4 + size_t(size)) throw Failed{judge::say("the answer to %s was malformed", name)};
-        if (answer[4] == 1) throw Failed{"threw an exception: " + judge::shown(answer.substr(5), 300)};
+        if (answer[4] == 1) throw Failed{"threw an exception: " + judge::theirs(judge::shown(answer.substr(5), 300))};
+        if (answer[4] == 2) throw Failed{signature_differs(name, answer.substr(5))};
         if (answer[4] != 0) throw Failed{judge::say("the answer to %s was malformed", name)};
         return answer.substr(5);
+    }
+    // A type is wire_type's (typeid's name of a function pointer); the message writes
+    // both as declarations, "long long attention_weights(int, long long, long long)".
+    std::string expected_type;
+    static std::string readable(const std::string& type, const char* name) {
+        std::string s = type;
+#if defined(__GNUC__)
+        int status = 0;
+        char* text = abi::__cxa_demangle(type.c_str(), nullptr, nullptr, &status);
+        if (status == 0 && text) s = text;
+        std::free(text);
+#endif
+        size_t at = s.find(" (*)");
+        if (at != std::string::npos) s.replace(at, 4, std::string(" ") + name);
+        return s;
+    }
+    std::string signature_differs(const char* name, const std::string& theirs) const {
+        return judge::say("%s's signature differs from the statement's: yours is %s, the statement's is %s (by value "
+                          "and by const & count as one)", name, readable(theirs, name).c_str(),
+                          readable(expected_type, name).c_str());
     }
     static std::vector<std::string> append(std::vector<std::string> v, const char* word) {
         v.push_back(word);
@@ -263,8 +287,11 @@ struct Proxy<R (*)(P...), f> {
         Session* s = student();
         if (!s) return f(std::forward<P>(args)...);
         Writer w;
+        const std::string type = wire_type<R, P...>();
         put(w, std::string(name));
+        put(w, type);
         (put(w, args), ...);
+        s->expected_type = type;
         const std::string answer = s->call(name, w.bytes);
         Reader r(answer);
         try {

@@ -44,10 +44,12 @@ struct Call<R (*)(P...), f> {
         (back(std::get<I>(args), std::integral_constant<bool, written_back<P>>{}), ...);
     }
     static void call(Reader& in, Writer& out) { run(in, out, std::index_sequence_for<P...>{}); }
+    static const char* type() { return wire_type<R, P...>(); }
 };
 
 struct Entry {
     const char* name;
+    const char* type;  // wire_type of the student's function: the checker sends the reference's
     void (*call)(Reader&, Writer&);
 };
 
@@ -59,16 +61,18 @@ inline int serve(const std::vector<Entry>& table) {
         std::string request(n, '\0');
         if (n > 0 && !read_all(REQUESTS, &request[0], n)) return 2;
         Reader in(request);
-        std::string name;
+        std::string name, type;
         Writer out;
         char status = 0;
         try {
             get(in, name);
+            get(in, type);
             const Entry* e = nullptr;
             for (const Entry& candidate : table)
                 if (name == candidate.name) e = &candidate;
             if (!e) return 2;
-            e->call(in, out);
+            if (type != e->type) status = 2, out.bytes = e->type;  // its arguments would not read
+            else e->call(in, out);
         } catch (const Garbage&) {
             return 2;
         } catch (const std::exception& x) {
@@ -102,7 +106,7 @@ inline int driver_main(int argc, char** argv, Lesson lesson, const std::vector<E
 
 }  // namespace grader
 
-#define GRADER_ENTRY(f) ::grader::Entry{#f, &::grader::Call<decltype(&f), &f>::call},
+#define GRADER_ENTRY(f) ::grader::Entry{#f, ::grader::Call<decltype(&f), &f>::type(), &::grader::Call<decltype(&f), &f>::call},
 // The driver's main: serves the functions LIST names (the tests file's STUDENT_FUNCTIONS).
 #define GRADER_STUDENT_FUNCTIONS(LIST) \
     int main(int argc, char** argv) {  \

@@ -154,7 +154,11 @@ if [ "$compiled" -eq 0 ]; then
 fi
 
 rows=$work/rows
-if [ "$compiled" -ne 0 ]; then
+# An empty file (or only spaces) is said so, not as the tests file's compile errors.
+if ! grep -q '[^[:space:]]' "$src"; then
+  : > "$work/compile.log"
+  "$checker" --fail "$rows" "your file is empty: hand in the exercise's .cpp file, with your code in it" || exit 2
+elif [ "$compiled" -ne 0 ]; then
   "$checker" --fail "$rows" "did not compile (the compiler's message is above)" || exit 2
 elif [ -n "$outside" ]; then
   "$checker" --fail "$rows" "your file includes $outside, which is not one of the handout's files; include only those, beside your file" || exit 2

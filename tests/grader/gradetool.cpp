@@ -141,7 +141,7 @@ static const char* HIDDEN_FAILED = "failed on inputs that are not shown";
 static std::string table(const std::vector<Row>& rows, bool for_student) {
     std::string t = judge::say("  %-30s %-7s %s\n", "test", "points", "message");
     for (const Row& r : rows) {
-        std::string m = for_student && r.hidden && r.score < r.points ? HIDDEN_FAILED : r.message;
+        std::string m = for_student && r.hidden && r.score < r.points ? HIDDEN_FAILED : judge::unmarked(r.message, for_student);
         t += judge::say("  %-30s %-7s %s\n", r.name.c_str(), (std::to_string(r.score) + "/" + std::to_string(r.points)).c_str(),
                         m.c_str());
     }
@@ -185,7 +185,7 @@ static int report_and_json(const std::string& rows_text, const std::string& head
 
     std::string tests;
     for (const Row& r : rows) {
-        std::string m = r.hidden && r.score < r.points ? HIDDEN_FAILED : r.message;
+        std::string m = r.hidden && r.score < r.points ? HIDDEN_FAILED : judge::unmarked(r.message, true);
         if (r.score < r.points && !r.hint.empty()) m += "\nHint: " + r.hint;
         tests += judge::say("    {\"name\": %s, \"score\": %d, \"max_score\": %d, \"status\": \"%s\", \"output\": %s, "
                             "\"visibility\": \"visible\"},\n",
@@ -395,7 +395,7 @@ int main(int argc, char** argv) {
     std::string command = argc > 1 ? argv[1] : "";
     if (command == "words" && argc == 4) {
         if (!read_text(argv[2], a) || !read_text(argv[3], b)) return std::printf("cannot read the outputs\n"), 2;
-        std::string differs = judge::words(a, b);
+        std::string differs = judge::unmarked(judge::words(a, b), false);
         if (!differs.empty()) std::printf("%s\n", differs.c_str());
         return differs.empty() ? 0 : 1;
     }

@@ -11,9 +11,12 @@
 # output and check.sh, which builds the starter, runs it and compares what it
 # prints with that output (no repository needed, no hidden tests). In the class
 # handout every exercise's regions are cut from the headers, so an exercise
-# that builds on another (15.5 trains with 15.3's backward and 15.4's Adam)
-# needs that one done first, which README.md says; EX=<id> cuts only that
-# exercise's regions, so its folder builds, runs and trains on its own.
+# that builds on others (its "// Builds on:" line: 15.5 trains with 15.3's
+# backward and 15.4's adam_step) gets one small file per earlier exercise,
+# from_exercise_<id>.cpp, that builds the student's own answer in from the
+# folder beside it (its main renamed), and its check.sh and statement build
+# them too; EX=<id> cuts only that exercise's regions, so its folder builds,
+# runs and trains on its own.
 # Each starter builds on its own inside its folder:
 #   c++ -std=c++17 -Wall -Wextra -Wpedantic ex3_Cross_Attention.cpp -o ex3 && ./ex3
 # The folder is written beside OUT and moved into place when complete; an OUT
@@ -48,18 +51,33 @@ while IFS=$'\t' read -r id file; do
   name=$(basename "$file")
   cut_solutions "$file" | flat_includes > "$dir/$name" || fail "cannot cut $file"
   for header in $(needed_headers "$file"); do
-    cut_solutions "$header" $only | flat_includes > "$dir/$(basename "$header")" || fail "cannot cut $header"
+    cut_solutions "$header" "$only" "$id" | flat_includes > "$dir/$(basename "$header")" || fail "cannot cut $header"
   done
+  # The earlier exercises' answers, the student's own, from the folders beside this one.
+  earlier=
+  if [ -z "$only" ]; then
+    for before in $(builds_on "$file"); do
+      before_file=$(exercise_file "$before")
+      [ -n "$before_file" ] || fail "$file builds on '$before', which is not an exercise"
+      {
+        echo "// Your answer to exercise $before, from the folder beside this one: this exercise's"
+        echo "// program uses it. Its main is renamed, so that this folder's is the program's."
+        echo "#define main exercise_${before//./_}_main"
+        echo "#include \"../$before/$(basename "$before_file")\""
+      } > "$dir/from_exercise_$before.cpp"
+      earlier="$earlier from_exercise_$before.cpp"
+    done
+  fi
   golden=tests/golden/${file%.cpp}.txt
   [ -f "$golden" ] && cp "$golden" "$dir/expected_output.txt"
-  sed "s|NAME|${name%.cpp}|g" > "$dir/check.sh" <<'CHECK'
+  sed -e "s|NAME|${name%.cpp}|g" -e "s|EARLIER|$earlier|" > "$dir/check.sh" <<'CHECK'
 #!/usr/bin/env bash
 # Builds NAME.cpp with the grader's warnings, runs it and compares what it
 # prints with the lesson's (expected_output.txt), spacing aside. The grader
 # also calls your functions on inputs you have not seen: a match here is the
 # printed-output test, not the grade.
 cd "$(dirname "$0")" || exit 2
-c++ -std=c++17 -Wall -Wextra -Wpedantic NAME.cpp -o NAME -pthread || { echo "check: NAME.cpp does not build"; exit 1; }
+c++ -std=c++17 -Wall -Wextra -Wpedantic NAME.cppEARLIER -o NAME -pthread || { echo "check: NAME.cpp does not build"; exit 1; }
 ./NAME > output.txt || { echo "check: NAME stopped with status $?"; exit 1; }
 if diff -b expected_output.txt output.txt > differences.txt; then
   echo "check: NAME prints the lesson's output"
@@ -87,7 +105,7 @@ CHECK
     echo "Build and run it in this folder, with the warnings the grader shows:"
     echo
     echo '```sh'
-    echo "c++ -std=c++17 -Wall -Wextra -Wpedantic $name -o ${name%.cpp} && ./${name%.cpp}"
+    echo "c++ -std=c++17 -Wall -Wextra -Wpedantic $name$earlier -o ${name%.cpp} && ./${name%.cpp}"
     echo '```'
     echo
     echo "\`bash check.sh\` does that and compares what it prints with the lesson's"
@@ -101,13 +119,12 @@ CHECK
     echo "1,000,000 bytes of printing on stdout and 64,000,000 on stderr (debug prints"
     echo "there are fine), 2 GB of memory and no network; a test that crashes, hangs"
     echo "or goes past a limit scores 0, and the other tests go on."
-    needs=$(for header in $(needed_headers "$file"); do
-      sed -n 's|^[ \t]*// BEGIN SOLUTION exercise \([^ :]*\):.*|\1|p' "$header"; done | grep -vx "$id" | sort -u | paste -sd ' ' -)
-    if [ -n "$needs" ] && [ -z "$only" ]; then
+    if [ -n "$earlier" ]; then
       echo
-      echo "Its headers hold the parts of exercise(s) $needs as well, cut here too:"
-      echo "where this exercise's program uses them, it needs those done first (or"
-      echo "this exercise's own handout, make handout EX=$id, which keeps them)."
+      echo "This exercise's program uses your answers to exercise(s) $(builds_on "$file"),"
+      echo "from the folders beside this one:${earlier} build them"
+      echo "in (the command above names them), so do those first. The grader grades"
+      echo "this file alone, with its own answers to those."
     fi
   } > "$dir/STATEMENT.md"
   count=$((count + 1))
@@ -123,9 +140,8 @@ done < <(exercise_table)
   echo
   exercise_table | while IFS=$'\t' read -r id file; do
     [ -z "$only" ] || [ "$id" = "$only" ] || continue
-    needs=$(for header in $(needed_headers "$file"); do
-      sed -n 's|^[ \t]*// BEGIN SOLUTION exercise \([^ :]*\):.*|\1|p' "$header"; done | grep -vx "$id" | sort -u | paste -sd ' ' -)
-    if [ -n "$needs" ] && [ -z "$only" ]; then echo "- $id: $id/$(basename "$file") (its headers hold $needs's parts too, cut)"
+    needs=$(builds_on "$file")
+    if [ -n "$needs" ] && [ -z "$only" ]; then echo "- $id: $id/$(basename "$file") (uses your answers to $needs: do those first)"
     else echo "- $id: $id/$(basename "$file")"; fi
   done
 } > "$tmp/README.md"

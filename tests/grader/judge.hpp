@@ -25,6 +25,33 @@ inline std::string say(const char* format, ...) {
     return text;
 }
 
+// Text the student's program produced (an exception's text, its last line on
+// stderr, its printed words, its numbers), marked: gradetool shows it in the
+// terminal and the teacher's report, never in what the student sees on
+// Gradescope, since a program can keep a hidden test's inputs in a file and
+// bring them out in a visible test's message. Marker bytes inside the text
+// are dropped, so a program cannot forge the marks.
+constexpr char THEIRS_BEGIN = '\x01', THEIRS_END = '\x02';
+inline std::string theirs(const std::string& text) {
+    std::string marked(1, THEIRS_BEGIN);
+    for (char c : text)
+        if (c != THEIRS_BEGIN && c != THEIRS_END) marked += c;
+    return marked + THEIRS_END;
+}
+// The message with the marks taken out; for the student, the marked text too.
+inline std::string unmarked(const std::string& message, bool for_student) {
+    std::string out;
+    bool inside = false;
+    for (char c : message) {
+        if (c == THEIRS_BEGIN) {
+            inside = true;
+            if (for_student) out += "(your program's text, not shown here)";
+        } else if (c == THEIRS_END) inside = false;
+        else if (!(inside && for_student)) out += c;
+    }
+    return out;
+}
+
 inline std::string shown(std::string s, size_t most = 40) {
     for (char& c : s)
         if (c == '\n' || c == '\r' || c == '\t') c = ' ';
@@ -86,9 +113,10 @@ inline std::string compare(double tolerance, const std::vector<Block>& want, con
         if (worst > tolerance) {
             std::string shape = w.rows == 1 && w.cols == 1 ? "" : say(" (%d x %d):", w.rows, w.cols) + where(w, at);
             if (tolerance == 0)  // exact: whole numbers, printed in full
-                return say("%s%s is %.17g, want %.17g", w.label.c_str(), shape.c_str(), g->values[at], w.values[at]);
-            return say("%s%s is %.6g, want %.6g (rel_error %.1e, tolerance %.0e)", w.label.c_str(), shape.c_str(),
-                       g->values[at], w.values[at], worst, tolerance);
+                return say("%s%s is %s, want %.17g", w.label.c_str(), shape.c_str(),
+                           theirs(say("%.17g", g->values[at])).c_str(), w.values[at]);
+            return say("%s%s is %s, want %.6g (rel_error %.1e, tolerance %.0e)", w.label.c_str(), shape.c_str(),
+                       theirs(say("%.6g", g->values[at])).c_str(), w.values[at], worst, tolerance);
         }
     }
     return "";
@@ -194,7 +222,7 @@ inline std::string words(const std::string& reference, const std::string& studen
     for (; k < want.size() && k < got.size(); k++) {
         if (same(want[k], got[k])) continue;
         return say("line %d of your output: %s '%s' where the reference prints %s '%s' (its line %d)", got[k].line,
-                   got[k].number ? "the number" : "the word", shown(got[k].text).c_str(),
+                   got[k].number ? "the number" : "the word", theirs(shown(got[k].text)).c_str(),
                    want[k].number ? "the number" : "the word", shown(want[k].text).c_str(), want[k].line);
     }
     if (k < want.size()) {
@@ -203,7 +231,7 @@ inline std::string words(const std::string& reference, const std::string& studen
     }
     if (k < got.size()) {
         return say("your output goes on after the reference's last word, with '%s' (your line %d)",
-                   shown(got[k].text).c_str(), got[k].line);
+                   theirs(shown(got[k].text)).c_str(), got[k].line);
     }
     return "";
 }

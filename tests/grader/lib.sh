@@ -41,6 +41,10 @@ exercise_points() {
     }' "tests/grader/$1.cpp"
 }
 
+# The exercises whose answers exercise FILE's program uses (its "// Builds on:
+# ID ..." line): the class handout builds them in from the folders beside it.
+builds_on() { sed -n '1,30s|^// Builds on: *||p' "$1" | head -n 1; }
+
 # The exercise's id from its file.
 exercise_id_of() { exercise_table | awk -F'\t' -v f="$1" '$2 == f { print $1 }'; }
 
@@ -51,9 +55,24 @@ exercise_id_of() { exercise_table | awk -F'\t' -v f="$1" '$2 == f { print $1 }';
 # header whose BEGIN line says "BEGIN SOLUTION exercise OTHER: ..." (another
 # exercise's answer, which this one builds on) keeps its code; only its marker
 # and STUB lines go.
+# $3 (default $2) is the exercise whose handout folder or grading box the file
+# is for: lines from "// BEGIN LEFT OUT exercise ID [ID...]: why" to
+# "// END LEFT OUT" go, markers and all, where ID is that exercise (a helper
+# that would be its whole answer); for every other exercise only the two
+# marker lines go.
 cut_solutions() {
-  awk -v file="$1" -v grading="${2:-}" '
+  awk -v file="$1" -v grading="${2:-}" -v folder="${3:-${2:-}}" '
     function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t\r]+$/, "", s); return s }
+    /^[ \t]*\/\/ BEGIN LEFT OUT exercise / {
+      if (left) { printf "%s:%d: BEGIN LEFT OUT inside another\n", file, NR > "/dev/stderr"; bad = 1; exit 2 }
+      ids = $0; sub(/^[ \t]*\/\/ BEGIN LEFT OUT exercise /, "", ids); sub(/:.*/, "", ids)
+      left = 1; dropping = folder != "" && index(" " ids " ", " " folder " ") > 0; left_at = NR; next
+    }
+    /^[ \t]*\/\/ END LEFT OUT/ {
+      if (!left) { printf "%s:%d: END LEFT OUT without a BEGIN\n", file, NR > "/dev/stderr"; bad = 1; exit 2 }
+      left = 0; dropping = 0; next
+    }
+    dropping { next }
     /^[ \t]*\/\/ BEGIN SOLUTION/ {
       if (inside || kept) { printf "%s:%d: BEGIN SOLUTION inside another region\n", file, NR > "/dev/stderr"; bad = 1; exit 2 }
       owner = $0; sub(/^[ \t]*\/\/ BEGIN SOLUTION[: ]*/, "", owner)
@@ -84,6 +103,7 @@ cut_solutions() {
     { print }
     END {
       if (!bad && (inside || kept)) { printf "%s:%d: BEGIN SOLUTION is never ended\n", file, start > "/dev/stderr"; exit 2 }
+      if (!bad && left) { printf "%s:%d: BEGIN LEFT OUT is never ended\n", file, left_at > "/dev/stderr"; exit 2 }
     }' "$1"
 }
 

@@ -2,11 +2,13 @@
 // checker and the student's driver (tests/grader/grader.hpp).
 //
 // A message is a 4-byte length, then its bytes. A request holds the function's
-// name and every argument; the answer holds a status byte (0 returned, 1 threw,
-// then the exception's text), the return value and every argument passed by
-// non-const reference, as the call left it. Numbers travel as their bytes
-// (floats exactly, NaN included); a vector as its length and its entries; a
-// struct as its fields, in the order a GRADER_FIELDS line lists them.
+// name, its type as the reference declares it (wire_type, below) and every
+// argument; the answer holds a status byte (0 returned; 1 threw, then the
+// exception's text; 2 the student's function has another type, then that
+// type), the return value and every argument passed by non-const reference, as
+// the call left it. Numbers travel as their bytes (floats exactly, NaN
+// included); a vector as its length and its entries; a struct as its fields,
+// in the order a GRADER_FIELDS line lists them.
 // Reading past the end, or a length longer than what is left, is "garbage".
 #pragma once
 
@@ -15,6 +17,7 @@
 #include <cstring>
 #include <string>
 #include <type_traits>
+#include <typeinfo>
 #include <vector>
 
 #include <unistd.h>
@@ -47,6 +50,18 @@ inline bool write_all(int fd, const void* p, size_t n) {
         c += k, n -= size_t(k);
     }
     return true;
+}
+
+// A function's type as the protocol sees it: each parameter's value type,
+// and whether the call writes it back (a non-const reference). By value and
+// by const reference read alike, so a student's choice between them is no
+// mismatch; an int where the reference has long long is.
+template <class Q>
+using WireParam = std::conditional_t<std::is_lvalue_reference_v<Q> && !std::is_const_v<std::remove_reference_t<Q>>,
+                                     std::decay_t<Q>&, std::decay_t<Q>>;
+template <class R, class... P>
+inline const char* wire_type() {
+    return typeid(std::decay_t<R> (*)(WireParam<P>...)).name();
 }
 
 // Default-made before a call's arguments are read into it; a type without a
