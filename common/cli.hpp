@@ -108,7 +108,7 @@ inline bool stderr_is_terminal() { return is_terminal(stderr); }
 // then call done(), which rejects anything left over.
 class Options {
   public:
-    [[gnu::cold]] Options(int argc, char** argv, const char* usage) : args_(argv + 1), count_(argc - 1) {
+    [[gnu::cold]] Options(int argc, char** argv, const char* usage) : path_(argv[0]), args_(argv + 1), count_(argc - 1) {
         const char* name = argv[0];  // as the usage spells it, without a folder or Windows' .exe
         for (const char* c = argv[0]; *c; c++)
             if (std::strchr(PATH_SEPARATORS, *c)) name = c + 1;
@@ -186,6 +186,9 @@ class Options {
             if (!used_[i]) fail(formatted("unknown option '%s'; see --help", args_[i]));
     }
 
+    // The program's path as it was started (argv[0]), to find what ships beside it.
+    const char* path() const { return path_; }
+
   private:
     // What follows "--name" in argument i ("", "=VALUE" or more), or nullptr if it does not start so.
     [[gnu::cold]] const char* after(int i, const char* name) const {
@@ -193,6 +196,7 @@ class Options {
         const size_t length = std::strlen(name);
         return arg[0] == '-' && arg[1] == '-' && std::strncmp(arg + 2, name, length) == 0 ? arg + 2 + length : nullptr;
     }
+    const char* path_;
     char** args_;  // the command line's words after the program's name
     int count_;
     std::vector<char> used_;  // not vector<bool>: that costs every program a large template to compile
