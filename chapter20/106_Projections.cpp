@@ -5,6 +5,7 @@
 // three different vectors, each with its own job.
 #include <cstdio>
 
+#include "cli.hpp"  // takes_no_options
 #include "matrix.hpp"
 
 constexpr int D_MODEL = 4;  // input dimension
@@ -14,7 +15,8 @@ constexpr int D_V = 3;      // value dimension
 // out = x W^T: the listing stores each W as one row per output component.
 static Matrix project(const Matrix& x, const Matrix& W) { return matmul(x, transpose(W)); }
 
-int main() {
+int main(int argc, char** argv) {
+    takes_no_options(argc, argv);
     // An input vector (e.g., one position's embedding)
     Matrix x(1, D_MODEL, {0.5f, -0.2f, 0.8f, 0.1f});
 

@@ -5,6 +5,7 @@
 // inputs do.
 #include <cstdio>
 
+#include "cli.hpp"  // takes_no_options
 #include "matrix.hpp"
 
 constexpr int SEQ_LEN = 4;
@@ -14,7 +15,8 @@ constexpr int D_K = 3;
 // out = X W^T: the listing stores each W as one row per output component.
 static Matrix project(const Matrix& X, const Matrix& W) { return matmul(X, transpose(W)); }
 
-int main() {
+int main(int argc, char** argv) {
+    takes_no_options(argc, argv);
     Matrix X(SEQ_LEN, D_MODEL, {
          1.0f,  0.0f,  0.5f, -0.2f,  // the
          0.3f,  0.8f, -0.1f,  0.6f,  // cat

@@ -5,6 +5,7 @@
 // them, A can be made to attend to C, the word least like it.
 #include <cstdio>
 
+#include "cli.hpp"  // takes_no_options
 #include "matrix.hpp"
 
 constexpr int N = 3;  // words
@@ -21,7 +22,8 @@ static void print_attention(const Matrix& X, const Matrix& Y) {
     }
 }
 
-int main() {
+int main(int argc, char** argv) {
+    takes_no_options(argc, argv);
     // Three vectors that are geometrically similar but semantically different
     Matrix X(N, D, {
         0.9f, 0.1f, 0.8f, 0.2f,  // word A

@@ -5,6 +5,7 @@
 // blend the values.
 #include <cstdio>
 
+#include "cli.hpp"  // takes_no_options
 #include "matrix.hpp"
 
 constexpr int SL = 4;  // sequence length
@@ -29,7 +30,8 @@ static Attention attention(const Matrix& X, const Matrix& WQ, const Matrix& WK, 
     return {weights, out};
 }
 
-int main() {
+int main(int argc, char** argv) {
+    takes_no_options(argc, argv);
     Matrix X(SL, DM, {
          1.0f,  0.0f,  0.5f, -0.2f,  // the
          0.3f,  0.8f, -0.1f,  0.6f,  // cat

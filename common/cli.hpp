@@ -202,6 +202,13 @@ class Options {
     std::vector<char> used_;  // not vector<bool>: that costs every program a large template to compile
 };
 
+// For a program that takes no options, as the book's listings: --help says
+// so, and any word given is an error rather than silently ignored.
+[[gnu::cold]] inline void takes_no_options(int argc, char** argv) {
+    Options options(argc, argv, "This listing prints what the book prints; it takes no options.\n");
+    if (argc > 1) fail(formatted("this listing takes no options, got '%s'", argv[1]));
+}
+
 // ---------------------------------------------------------------------------
 // Files
 
