@@ -103,18 +103,23 @@ inline bool fancy_output() {
 // A progress line on stderr, rewritten in place, only when a person watches it.
 inline bool stderr_is_terminal() { return is_terminal(stderr); }
 
+// program_name() from argv[0], as the usage spells it: without a folder or Windows' .exe.
+inline void name_program(const char* path) {
+    const char* name = path;
+    for (const char* c = path; *c; c++)
+        if (std::strchr(PATH_SEPARATORS, *c)) name = c + 1;
+    size_t length = std::strlen(name);
+    if (length > 4 && std::strcmp(name + length - 4, ".exe") == 0) length -= 4;
+    program_name().assign(name, length);
+}
+
 // ---------------------------------------------------------------------------
 // Options: --name, --name VALUE or --name=VALUE. Ask for each option you take,
 // then call done(), which rejects anything left over.
 class Options {
   public:
     [[gnu::cold]] Options(int argc, char** argv, const char* usage) : path_(argv[0]), args_(argv + 1), count_(argc - 1) {
-        const char* name = argv[0];  // as the usage spells it, without a folder or Windows' .exe
-        for (const char* c = argv[0]; *c; c++)
-            if (std::strchr(PATH_SEPARATORS, *c)) name = c + 1;
-        size_t length = std::strlen(name);
-        if (length > 4 && std::strcmp(name + length - 4, ".exe") == 0) length -= 4;
-        program_name().assign(name, length);
+        name_program(argv[0]);
         used_.assign(size_t(count_), false);
         if (flag("help") || flag("h", "-h")) {
             std::fputs(usage, stdout);
@@ -205,7 +210,10 @@ class Options {
 // For a program that takes no options, as the book's listings: --help says
 // so, and any word given is an error rather than silently ignored.
 [[gnu::cold]] inline void takes_no_options(int argc, char** argv) {
-    Options options(argc, argv, "This listing prints what the book prints; it takes no options.\n");
+    name_program(argv[0]);
+    const std::string usage = formatted("usage: %s [--help]\n\nThis listing prints what the book prints; it takes no options.\n",
+                                        program_name().c_str());
+    Options options(argc, argv, usage.c_str());
     if (argc > 1) fail(formatted("this listing takes no options, got '%s'", argv[1]));
 }
 
