@@ -99,7 +99,8 @@ study_job() {
 pool() {
   local job k=0
   for job in "$@"; do
-    ( failures=0; eval "study_job $job" ) > "$work/job.$((++k)).log" 2>&1 &
+    k=$((k + 1))
+    ( failures=0; eval "study_job $job" ) > "$work/job.$k.log" 2>&1 &
     [ $((k % slots)) -eq 0 ] && wait
   done
   wait
