@@ -55,6 +55,13 @@ static void hidden_runs(Test& t) {
         t.numbers(("losses_" + std::to_string(round)).c_str(), losses);
         for (int b = 0; b < 6; b++) t.numbers((std::string(BLOCK_NAMES[b]) + "_" + std::to_string(round)).c_str(), *p.blocks()[b]);
     }
+    // The same run at every seed: a start so small that the gradients of W_Q and
+    // W_K are far below Adam's eps, where a step no longer ignores the gradient's
+    // scale, so the sum's steps differ from the mean's.
+    Params p = random_start(2026, VOCAB, 0.001f);
+    Adam adam(0.03f);
+    t.numbers("fixed_losses", train(p, adam, training_examples(), 5));
+    for (int b = 0; b < 6; b++) t.numbers((std::string("fixed_") + BLOCK_NAMES[b]).c_str(), *p.blocks()[b]);
 }
 
 // The first loss is the mean loss of the start, measured before any step.
