@@ -51,6 +51,18 @@ static void first_step_is_lr(Test& t) {
                  "by %g, but Adam's first step is %g whatever the gradient's size", double(grads[i]), double(lr),
                  double(moved), double(want));
     }
+    // The same check at every seed, at the ends of the drawn sizes: a gradient of
+    // 1e-3 moves by lr too only when eps is added after the square root.
+    std::vector<float> fixed = {0.5f, -0.5f, 1.0f, -1.0f}, fixed_m(4, 0.0f), fixed_v(4, 0.0f);
+    const std::vector<float> fixed_grads = {1e-3f, -1e-3f, 1e3f, -1e3f};
+    adam_step(fixed, fixed_grads, fixed_m, fixed_v, 1, 0.01f);
+    const float starts[4] = {0.5f, -0.5f, 1.0f, -1.0f};
+    for (int i = 0; i < 4; i++) {
+        const float moved = fixed[size_t(i)] - starts[i], want = fixed_grads[size_t(i)] > 0 ? -0.01f : 0.01f;
+        t.expect(std::fabs(moved - want) < 1e-3f * 0.01f, "gradient %g at lr 0.01: the first update moved the "
+                 "parameter by %g, but Adam's first step is %g whatever the gradient's size",
+                 double(fixed_grads[size_t(i)]), double(moved), double(want));
+    }
 }
 
 // Gradients near 1e-8: eps, added to the square root, is what keeps these steps small.
