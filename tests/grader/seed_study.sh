@@ -22,7 +22,7 @@ cd "$(dirname "$0")/../.." || exit 2
 . tests/grader/lib.sh
 . tests/grader/attacks/lib/build.sh
 
-count=10 first=${SEED:-} only= slots=2
+count=10 first=${SEED:-} only='' slots=2
 while [ $# -gt 0 ]; do
   case "$1" in
     --seeds) count=${2:-}; shift ;;
@@ -66,7 +66,8 @@ study() {
 reference_of() { solved_copy "$study_id"; log=$work/reference.$study_id.log; grade "$study_id" "$solved" "$log"; total=$(total_of "$log"); }
 sed_variant() { variant "$study_file" "$study_kind" > /dev/null; }  # checks.sh's, which sets $log and $total
 attack_bodies() {  # an attack of function bodies, put into the starter as attacks.sh does
-  local dir=$work/attack/$(basename "$study_file") file name
+  local dir file name
+  dir=$work/attack/$(basename "$study_file")
   file=$(exercise_file "$study_id")
   name=$(basename "$file")
   mkdir -p "$dir"
@@ -100,7 +101,7 @@ pool() {
   local job k=0
   for job in "$@"; do
     k=$((k + 1))
-    ( failures=0; eval "study_job $job" ) > "$work/job.$k.log" 2>&1 &
+    ( eval "study_job $job" ) > "$work/job.$k.log" 2>&1 &
     [ $((k % slots)) -eq 0 ] && wait
   done
   wait
