@@ -68,6 +68,15 @@ static void large_scores(Test& t) {
         for (float w : weights) t.expect(std::isfinite(w), "a weight is %g for scores in the hundreds", double(w));
         t.numbers(("weights_" + std::to_string(round)).c_str(), weights);
     }
+    // The same worst cases at every seed: every score far below 0 (a largest
+    // score started at 0 rather than at the first one leaves exp nothing but 0),
+    // every score past exp's 88, and two keys tied for the largest score.
+    const std::vector<float> query = {-100.0f, 50.0f};
+    const Matrix below(3, 2, {1.5f, 0.0f, 2.0f, 0.5f, 1.2f, 0.0f});  // scores -150, -175, -120
+    const Matrix above(3, 2, {-1.0f, 0.0f, -1.0f, 0.2f, -0.9f, 0.0f}), tied(3, 2, {-1.0f, 0.0f, 0.0f, 2.0f, 0.0f, 0.0f});
+    t.numbers("all_below_minus_100", lookup_weights(query, below));
+    t.numbers("all_above_88", lookup_weights(query, above));           // scores 100, 110, 90
+    t.numbers("tied_largest", lookup_weights(query, tied));            // scores 100, 100, 0
 }
 
 // Shares of the student's own scores: non-negative, adding up to one, and

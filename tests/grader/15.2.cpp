@@ -54,6 +54,10 @@ static void hidden_weights(Test& t) {
         t.expect_shape(A, T, T, "causal_weights for T queries and T keys");
         t.numbers(("weights_" + std::to_string(round)).c_str(), A);
     }
+    // The same worst case at every seed: every visible score below -104, where
+    // exp gives 0 unless the row's largest is subtracted (a largest started at 0 is not).
+    const Matrix Q(3, 2, {-15.0f, 1.0f, -14.0f, 0.0f, -16.0f, 2.0f}), K(3, 2, {14.0f, 0.0f, 15.0f, 1.0f, 13.0f, 0.0f});
+    t.numbers("all_below_minus_100", causal_weights(Q, K));
 }
 
 // The rows are shares of the student's weights, zero above the diagonal, and

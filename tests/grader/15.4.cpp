@@ -24,6 +24,16 @@ static void hidden_steps(Test& t) {
         t.numbers(("m_" + std::to_string(step)).c_str(), m);
         t.numbers(("v_" + std::to_string(step)).c_str(), v);
     }
+    // The same run at every seed: a gradient that is always 0 (eps keeps 0 / 0
+    // away), one near 1e-8, one of 100, one whose sign flips every update.
+    std::vector<float> fixed = {0.5f, -1.0f, 2.0f, 0.0f}, fixed_m(4, 0.0f), fixed_v(4, 0.0f);
+    for (int step = 1; step <= 6; step++) {
+        const float flip = step % 2 ? 1.0f : -1.0f;
+        adam_step(fixed, {0.0f, 1e-8f, 100.0f, flip * 0.5f}, fixed_m, fixed_v, step, 0.01f);
+        t.numbers(("fixed_params_" + std::to_string(step)).c_str(), fixed);
+        t.numbers(("fixed_m_" + std::to_string(step)).c_str(), fixed_m);
+        t.numbers(("fixed_v_" + std::to_string(step)).c_str(), fixed_v);
+    }
 }
 
 // The first update from m = v = 0 moves every parameter by lr against its gradient's sign.
@@ -40,6 +50,18 @@ static void first_step_is_lr(Test& t) {
         t.expect(std::fabs(moved - want) < 1e-3f * lr, "gradient %g at lr %g: the first update moved the parameter "
                  "by %g, but Adam's first step is %g whatever the gradient's size", double(grads[i]), double(lr),
                  double(moved), double(want));
+    }
+    // The same check at every seed, at the ends of the drawn sizes: a gradient of
+    // 1e-3 moves by lr too only when eps is added after the square root.
+    std::vector<float> fixed = {0.5f, -0.5f, 1.0f, -1.0f}, fixed_m(4, 0.0f), fixed_v(4, 0.0f);
+    const std::vector<float> fixed_grads = {1e-3f, -1e-3f, 1e3f, -1e3f};
+    adam_step(fixed, fixed_grads, fixed_m, fixed_v, 1, 0.01f);
+    const float starts[4] = {0.5f, -0.5f, 1.0f, -1.0f};
+    for (int i = 0; i < 4; i++) {
+        const float moved = fixed[size_t(i)] - starts[i], want = fixed_grads[size_t(i)] > 0 ? -0.01f : 0.01f;
+        t.expect(std::fabs(moved - want) < 1e-3f * 0.01f, "gradient %g at lr 0.01: the first update moved the "
+                 "parameter by %g, but Adam's first step is %g whatever the gradient's size",
+                 double(fixed_grads[size_t(i)]), double(moved), double(want));
     }
 }
 

@@ -55,6 +55,13 @@ static void hidden_runs(Test& t) {
         t.numbers(("losses_" + std::to_string(round)).c_str(), losses);
         for (int b = 0; b < 6; b++) t.numbers((std::string(BLOCK_NAMES[b]) + "_" + std::to_string(round)).c_str(), *p.blocks()[b]);
     }
+    // The same run at every seed: a start so small that the gradients of W_Q and
+    // W_K are far below Adam's eps, where a step no longer ignores the gradient's
+    // scale, so the sum's steps differ from the mean's.
+    Params p = random_start(2026, VOCAB, 0.001f);
+    Adam adam(0.03f);
+    t.numbers("fixed_losses", train(p, adam, training_examples(), 5));
+    for (int b = 0; b < 6; b++) t.numbers((std::string("fixed_") + BLOCK_NAMES[b]).c_str(), *p.blocks()[b]);
 }
 
 // The first loss is the mean loss of the start, measured before any step.
@@ -89,6 +96,16 @@ static void mean_gradient(Test& t) {
     for (int b = 0; b < 6; b++) {
         t.numbers((std::string("m_") + BLOCK_NAMES[b]).c_str(), *adam.m.blocks()[b]);
         t.numbers((std::string("v_") + BLOCK_NAMES[b]).c_str(), *adam.v.blocks()[b]);
+    }
+    // The same run at every seed: every training example (the mean against the
+    // sum differs most), 3 updates from a fixed start.
+    Params fixed = random_start(2026, VOCAB, 0.3f);
+    Adam fixed_adam(0.03f);
+    std::vector<float> fixed_losses = train(fixed, fixed_adam, training_examples(), 3);
+    t.numbers("fixed_losses", fixed_losses);
+    for (int b = 0; b < 6; b++) {
+        t.numbers((std::string("fixed_m_") + BLOCK_NAMES[b]).c_str(), *fixed_adam.m.blocks()[b]);
+        t.numbers((std::string("fixed_v_") + BLOCK_NAMES[b]).c_str(), *fixed_adam.v.blocks()[b]);
     }
 }
 

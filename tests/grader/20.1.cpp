@@ -66,6 +66,11 @@ static void hidden_inputs(Test& t) {
         t.numbers(name + ".weights", a.weights);
         t.numbers(name + ".out", a.out);
     }
+    // The same worst case at every seed: two equal words and their opposite, so
+    // each row holds a tie for the largest score, 126 (past exp's 88), and -126.
+    Attention a = raw_dot_product_attention(Matrix(3, 4, {8, 7, 3, 2, 8, 7, 3, 2, -8, -7, -3, -2}));
+    t.numbers("tied_past_88.weights", a.weights);
+    t.numbers("tied_past_88.out", a.out);
 }
 
 // The exercise's claim: raw attention is Q/K/V attention with identity

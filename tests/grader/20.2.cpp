@@ -55,6 +55,10 @@ static void hidden_inputs(Test& t) {
         else large_problem(t, queries, keys);
         t.numbers("case" + std::to_string(c) + ".weights", one_number_weights(queries, keys));
     }
+    // The same worst case at every seed: a row whose scores are all below -104
+    // (exp gives 0 unless the row's largest is subtracted; a largest started at
+    // 0 is not), tied for the largest; a row past exp's 88; a flat row.
+    t.numbers("fixed.weights", one_number_weights({15.0f, -12.0f, 0.0f}, {-10.0f, -9.0f, -12.0f, -9.0f}));
 }
 
 // With d_k = 1 each row, read along the keys from smallest to largest, rises

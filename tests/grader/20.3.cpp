@@ -79,6 +79,11 @@ static Problem large_problem(Test& t) {
 
 static void large_scores(Test& t) {
     for (int c = 1; c <= LARGE_CASES; c++) report(t, "large" + std::to_string(c), solve(large_problem(t)));
+    // The same worst case at every seed: a row of scores all below -104 (exp
+    // gives 0 unless the row's largest is subtracted, a largest started at 0 is
+    // not) and a row with a tie for its largest score, 120, past exp's 88.
+    const Matrix I(2, 2, {1, 0, 0, 1});
+    report(t, "fixed", solve({Matrix(2, 2, {-12, 0, 10, 0}), Matrix(3, 2, {12, 1, 12, 1, 11, 2}), I, I, I}));
 }
 
 // ---------------------------------------------------------------------------

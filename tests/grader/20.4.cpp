@@ -35,6 +35,12 @@ static void hidden_sizes(Test& t) {
         t.number(name + ".dense_weights", double(dense_weights(in, out, false)));
         t.number(name + ".dense_weights_with_biases", double(dense_weights(in, out, true)));
     }
+    // The same extremes at every seed: every size at the lesson's limit (counts
+    // past what an int holds) and every size 1, with d_k and d_v apart.
+    t.number("largest.attention_weights", double(attention_weights(LARGEST, LARGEST, LARGEST - 1)));
+    t.number("largest.dense_weights_with_biases", double(dense_weights(LARGEST, LARGEST, true)));
+    t.number("smallest.attention_weights", double(attention_weights(1, 1, 2)));
+    t.number("smallest.dense_weights", double(dense_weights(1, 1, false)));
 }
 
 // Each size counts as the formula says: one more d_model column adds a

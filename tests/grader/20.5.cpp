@@ -78,6 +78,11 @@ static void book_input(Test& t) { t.numbers("d_W_Q", solve(book_problem())); }
 
 static void hidden_inputs(Test& t) {
     for (int c = 1; c <= CASES; c++) t.numbers("case" + std::to_string(c) + ".d_W_Q", solve(random_problem(t)));
+    // The same problem at every seed: two equal words (a tie in every row's
+    // scores), d_out of both signs, d_k and d_v apart.
+    const Matrix X(3, 2, {1, 0, 0, 1, 1, 0}), W_Q(2, 2, {2, 0, 0, -1}), W_K(2, 2, {1, 1, -1, 2});
+    const Matrix W_V(3, 2, {1, 0, 0, 1, 1, 1}), d_out(3, 3, {1, -1, 0.5f, 0.5f, 2, 0, -1, 0, 1});
+    t.numbers("fixed.d_W_Q", solve({X, W_Q, W_K, W_V, d_out}));
 }
 
 static void finite_differences(Test& t) {

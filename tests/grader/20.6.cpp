@@ -71,6 +71,13 @@ static void hidden_inputs(Test& t) {
         Matrix W = hidden_weights(t, c, mostly);
         report(t, "case" + std::to_string(c), W, mostly);
     }
+    // The same ties at every seed: rows tied for their largest weight, two
+    // positions tied for the largest self-weight, a self-weight equal to mostly,
+    // and a uniform matrix (every answer is the first position, none is mostly self).
+    report(t, "fixed_ties", Matrix(3, 3, {0.5f, 0.5f, 0.0f, 0.25f, 0.5f, 0.25f, 0.3f, 0.3f, 0.4f}), 0.4f);
+    Matrix uniform(4, 4);
+    for (float& w : uniform.data) w = 0.25f;
+    report(t, "fixed_uniform", uniform, 0.25f);
 }
 
 // What each answer means, checked against the matrix itself.

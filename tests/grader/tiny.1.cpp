@@ -51,6 +51,19 @@ static std::vector<float> hidden_lookups(Test& t, int round, int T) {
     return large_lookups(t, T, round == 4 ? 1.0f : -1.0f);
 }
 
+// The same worst case at every seed: 4 letters whose every score is about -180
+// (exp gives 0 unless the row's largest is subtracted; a largest started at 0 is
+// not), letters 0 to 2 tied for the largest, letter 3 a little above them.
+constexpr int FIXED_T = 4;
+static std::vector<float> fixed_lookups() {
+    std::vector<float> lookups(size_t(FIXED_T) * 3 * WIDTH);
+    for (int s = 0; s < FIXED_T; s++)
+        for (int i = 0; i < 3 * WIDTH; i++)
+            lookups[size_t(s) * 3 * WIDTH + i] = i < WIDTH ? -8.0f : i < 2 * WIDTH ? (s == 3 ? 7.875f : 8.0f)
+                                                                                : 1.0f + float((s + i) % 8) / 8.0f;
+    return lookups;
+}
+
 // The weights' layout rules, on the student's answer: 0 above the diagonal, no
 // negative weight, every row adding up to 1 (uniform weights pass these; the
 // compare with the reference's numbers is what they do not pass).
@@ -76,6 +89,7 @@ static void hidden_found(Test& t) {
         const std::vector<float> lookups = hidden_lookups(t, round, T);
         t.numbers(("found_" + std::to_string(round)).c_str(), run_attend_forward(lookups, T).found);
     }
+    t.numbers("found_fixed", run_attend_forward(fixed_lookups(), FIXED_T).found);
 }
 
 static void hidden_weights(Test& t) {
@@ -86,6 +100,9 @@ static void hidden_weights(Test& t) {
         expect_weights_shape(t, r, T);
         t.numbers(("weights_" + std::to_string(round)).c_str(), r.weights);
     }
+    const Run r = run_attend_forward(fixed_lookups(), FIXED_T);
+    expect_weights_shape(t, r, FIXED_T);
+    t.numbers("weights_fixed", r.weights);
 }
 
 // Changing the later letters' lookups changes nothing the earlier letters find.

@@ -50,6 +50,11 @@ static void hidden_probs(Test& t) {
         t.expect(int(p.size()) == V, "next_letter_probabilities gave %zu probabilities for %d letters", p.size(), V);
         t.numbers(("probs_" + std::to_string(round)).c_str(), p);
     }
+    // The same worst cases at every seed: every logit below -104 (exp gives 0
+    // unless the largest is subtracted; a largest started at 0 is not), and two
+    // logits tied for the largest past exp's 88.
+    t.numbers("probs_all_below_minus_100", probabilities({-150.0f, -120.0f, -200.0f, -121.0f}, 1.0f));
+    t.numbers("probs_tied_past_88", probabilities({9.5f, 4.0f, 9.5f, -3.0f}, 0.1f));
 }
 
 // Lower temperatures put more on the likeliest letter, higher ones less; at 1 it is the plain softmax.
@@ -136,6 +141,11 @@ static void temperature_zero(Test& t) {
         t.expect(v == top, "at temperature 0 sample_next returned %d; the largest logit is letter %d's (the first "
                  "of the largest, on a tie)", v, top);
     }
+    // The same worst case at every seed: every logit below 0, the largest tied (letter 1).
+    Rng rng(1);
+    const std::vector<int> v1 = draws({-200.0f, -150.0f, -170.0f, -150.0f}, 0.0f, rng, 1);
+    t.expect(v1.size() == 1 && v1[0] == 1, "at temperature 0, of the logits -200, -150, -170, -150 sample_next "
+             "returned letter %d; the first of the largest is letter 1", v1.empty() ? -1 : v1[0]);
 }
 
 // The same seed gives the same letters; the letters come from rng.
