@@ -205,6 +205,15 @@ head -c 200 "$work/pass.json" > "$work/cut.json"
 "$tool" check-json "$work/cut.json" > /dev/null 2>&1 && failed "check-json accepts a truncated results.json" || ok "check-json refuses a truncated results.json"
 sed 's/"max_score"/"maximum"/' "$work/pass.json" > "$work/renamed.json"
 "$tool" check-json "$work/renamed.json" > /dev/null 2>&1 && failed "check-json accepts a test without max_score" || ok "check-json refuses a test without max_score"
+# A failed test after a test on hidden inputs shows the student no message: the
+# program could have kept a hidden input in a file and answered with it later.
+printf 'book_input\t1\t1\t0\tpassed\t\nhidden_inputs\t0\t3\t1\tcase1 SECRET1\tstep\nlater\t0\t2\t0\tgot SECRET2\tstep\n' > "$work/after.rows"
+echo "Exercise 20.3" > "$work/after.header"
+"$tool" report "$work/after.rows" "$work/after.header" "$work/after.json" > /dev/null 2>&1
+if [ "$(grep -v '"visibility": "hidden"' "$work/after.json" | grep -c SECRET)" -eq 0 ] &&
+   grep '"visibility": "hidden"' "$work/after.json" | grep -q 'SECRET1.*SECRET2'; then
+  ok "results.json shows the student no message of a test on hidden inputs or after one; the teacher's report has both"
+else failed "messages after a hidden test in results.json" "$work/after.json"; fi
 
 # Gradescope: make gradescope's folder as /autograder/source, run_autograder on
 # a wrong submission and on a submission with no .cpp file.

@@ -136,12 +136,23 @@ static std::vector<std::string> split(const std::string& line, char sep) {
     return parts;
 }
 
-static const char* HIDDEN_FAILED = "failed on inputs that are not shown";
+// What the student sees of row k's message. A failed test on hidden inputs
+// says only that; so does a failed test after one, since the student's program
+// may have kept a hidden input in a file and put it into its later answers.
+static std::string student_message(const std::vector<Row>& rows, size_t k) {
+    const Row& r = rows[k];
+    bool after_hidden = false;
+    for (size_t j = 0; j < k; j++) after_hidden = after_hidden || rows[j].hidden;
+    if (r.score < r.points && r.hidden) return "failed on inputs that are not shown";
+    if (r.score < r.points && after_hidden) return "failed (its message is not shown, as it ran after tests on hidden inputs)";
+    return judge::unmarked(r.message, true);
+}
 
 static std::string table(const std::vector<Row>& rows, bool for_student) {
     std::string t = judge::say("  %-30s %-7s %s\n", "test", "points", "message");
-    for (const Row& r : rows) {
-        std::string m = for_student && r.hidden && r.score < r.points ? HIDDEN_FAILED : judge::unmarked(r.message, for_student);
+    for (size_t k = 0; k < rows.size(); k++) {
+        const Row& r = rows[k];
+        std::string m = for_student ? student_message(rows, k) : judge::unmarked(r.message, false);
         t += judge::say("  %-30s %-7s %s\n", r.name.c_str(), (std::to_string(r.score) + "/" + std::to_string(r.points)).c_str(),
                         m.c_str());
     }
@@ -184,8 +195,9 @@ static int report_and_json(const std::string& rows_text, const std::string& head
     if (!out_path) return total == max_total ? 0 : 1;
 
     std::string tests;
-    for (const Row& r : rows) {
-        std::string m = r.hidden && r.score < r.points ? HIDDEN_FAILED : judge::unmarked(r.message, true);
+    for (size_t k = 0; k < rows.size(); k++) {
+        const Row& r = rows[k];
+        std::string m = student_message(rows, k);
         if (r.score < r.points && !r.hint.empty()) m += "\nHint: " + r.hint;
         tests += judge::say("    {\"name\": %s, \"score\": %d, \"max_score\": %d, \"status\": \"%s\", \"output\": %s, "
                             "\"visibility\": \"visible\"},\n",
