@@ -16,7 +16,7 @@
 // inputs, the gains and the biases. Add, do not overwrite. Every input of a row
 // moves that row's mean and spread, so each din of a row depends on the whole row
 // of dout, not only on its own entry. Work the gradient out (the chain rule
-// through the mean and the spread): the grader also calls it on 131,072 rows at
+// through the mean and the spread): the grader also calls it on 524,288 rows at
 // once, where differencing a forward pass takes hundreds of times longer than
 // the analytic pass, and more than the time limit.
 //
