@@ -160,11 +160,12 @@ done
   failed "rows differ from their files graded alone"
 
 # 4. The thief is real: where nothing isolates (SANDBOX=none), it steals a neighbour's marks.
+# (A long TIME_LIMIT: its first answer waits for a compile, slow on a busy machine.)
 rm -rf "$work/out-none"
 mkdir -p "$work/none/Theo Thief_1010_assignsubmission_file_" "$work/none/Zoë O'Brien_1011_assignsubmission_file_"
 sed "s|$moodle|$work/none|" "$f/thief.cpp" > "$work/none/Theo Thief_1010_assignsubmission_file_/$n5"
 cp "$f/solved5.cpp" "$work/none/Zoë O'Brien_1011_assignsubmission_file_/$n5"
-env TIME_LIMIT=20 SANDBOX=none bash tests/grader/grade_class.sh "$work/none" "$work/out-none" 20.5 > "$work/none.log" 2>&1
+env TIME_LIMIT=120 SANDBOX=none bash tests/grader/grade_class.sh "$work/none" "$work/out-none" 20.5 > "$work/none.log" 2>&1
 got=$(field "$work/out-none/grades.csv" "Theo Thief" 20.5 points)
 [ -n "$got" ] && [ "$got" -gt "$starter_points" ] && ok "without a sandbox the thief takes a neighbour's marks ($got points): the attack is live" ||
   failed "the thief should steal where nothing isolates (got '$got')" "$work/none.log"
