@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "judge.hpp"  // judge::say
+#include "sheet.hpp"  // sheet::csv_field
 
 // K: tokens a fingerprint covers. W: the winnowing window. Over K = 8..20 and
 // W = 4..8 the margins were +0.50..+0.61 on 20.5 and -0.07..+0.20 on tiny.2,
@@ -514,12 +515,7 @@ static std::vector<Pair> all_pairs(const std::vector<Document>& docs) {
 // The CSV (RFC 4180 quoting; lines end in LF, which spreadsheets and Python's
 // csv module read, and which grep and awk do not trip on)
 
-static std::string csv_field(const std::string& s) {
-    if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-    std::string out = "\"";
-    for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
-}
+using sheet::csv_field;  // the grade sheet's quoting, one definition
 
 static std::string csv(const std::vector<Pair>& pairs) {
     std::string out = "exercise,student_a,student_b,similarity,shared_lines\n";
