@@ -3,8 +3,8 @@
 //   node tests/web/page.js FOLDER/PROGRAM PROGRAM.js NATIVE_PROGRAM OUT.html
 //
 // The page holds the program's source and the project's headers it includes (from
-// em++'s list in PROGRAM.js.d), its --help text and its options as form fields,
-// both from the native program's own --help (so the page and --help cannot
+// em++'s list in PROGRAM.js.d; the machinery among them only named), its --help
+// text and its options as form fields, both from the native program's own --help (so the page and --help cannot
 // disagree), and the compiled program itself, with tests/web/worker.js to run it.
 'use strict';
 const fs = require('fs'), path = require('path');
@@ -47,8 +47,19 @@ if (!fields) fields = '<p class="note">It takes no options.</p>';
 const deps = fs.readFileSync(js + '.d', 'utf8').replace(/\\\n/g, ' ').split('\n')[0].split(/\s+/).slice(2);
 const headers = [...new Set(deps.map(d => path.relative(top, path.resolve(top, d)))
   .filter(d => d.endsWith('.hpp') && !d.startsWith('..') && !path.isAbsolute(d)))];
-const headerHtml = headers.map(h =>
+// Machinery (options, terminal, files, pictures) is named, not shown: the page
+// shows the lesson and the maths it calls, and stays under 1.5 MB gzipped in all.
+const machinery = {
+  'common/cli.hpp': 'options and errors', 'common/platform.hpp': 'the terminal and files',
+  'common/plot.hpp': 'charts and pictures', 'common/keys.hpp': 'the keyboard',
+  'chapter_tiny/tiny_model_path.hpp': 'finding the checkpoint', 'chapter_tiny/tiny_pictures.hpp': 'pictures',
+  'chapter_tiny/tiny_lookup_pictures.hpp': 'pictures',
+};
+const shown = headers.filter(h => !(h in machinery)), named = headers.filter(h => h in machinery);
+const headerHtml = shown.map(h =>
   `<details><summary>${escape(h)}</summary><pre>${escape(fs.readFileSync(path.join(top, h), 'utf8'))}</pre></details>`).join('\n');
+const machineryHtml = named.length ? '<p class="note">It also includes, from the repository: ' +
+  named.map(h => `${escape(h)} (${machinery[h]})`).join(', ') + '.</p>' : '';
 
 // What the browser cannot do that the terminal can.
 const notes = [];
@@ -59,7 +70,7 @@ if (/--load|--model/.test(help)) notes.push('The program runs in a folder of its
 const fill = {
   NAME: escape(name), NAME_JSON: JSON.stringify(name), WHAT: escape(about.what), FOLDER: escape(folder),
   CHAPTER: escape(folder.split('/')[0]), SECTION: about.section ? ' · section ' + escape(about.section) : '',
-  OPTIONS: fields, HELP: help.startsWith('usage:') ? escape(help) : 'It takes no options, and prints its output for --help too.', SOURCE: escape(source), HEADERS: headerHtml,
+  OPTIONS: fields, HELP: help.startsWith('usage:') ? escape(help) : 'It takes no options, and prints its output for --help too.', SOURCE: escape(source), HEADERS: headerHtml + machineryHtml,
   NOTE: notes.map(n => `<p class="note">${escape(n)}</p>`).join('\n  '),
   WORKER: asScriptText(fs.readFileSync(path.join(here, 'worker.js'), 'utf8'), 'worker.js'),
   PROGRAM: asScriptText(fs.readFileSync(js, 'utf8'), js),

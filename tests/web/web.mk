@@ -23,18 +23,21 @@ PROGRAMS := $(filter-out chapter_tiny/tiny_train,$(patsubst %.cpp,%,$(sort $(wil
 PAGES    := $(patsubst %,$(WEB)/%.html,$(PROGRAMS))
 
 # The programs' own warning flags; -ffp-contract=off as natively, so that no
-# multiply-add is fused and the digits are the goldens'. -Os with the smaller
-# malloc, but -O2 for those whose speed matters (the Makefile's TIMED, with Lab 5):
-# -Os makes a page about a tenth smaller gzipped.
+# multiply-add is fused and the digits are the goldens'. -Oz -flto with the smaller
+# malloc (15_4's program 39.3 KB gzipped, 41.1 KB at -Os), but -O2 for the two
+# whose speed make bench times (Lab 5, generation).
 # SINGLE_FILE: the WebAssembly inside the JavaScript, so that a page opened from
 # file:// needs no other file. FORCE_FILESYSTEM: stdout and stderr reach the page
 # as bytes, and the files a program writes (--svg, --html) can be read back.
 # EXIT_RUNTIME: stdout is flushed and the exit status reported when main ends.
-FAST_PAGES := chapter15/15_2_Lab5_Training chapter15/studies/lab5_runs chapter_tiny/tiny_generate
-opt_for   = $(if $(filter $(FAST_PAGES),$(1)),-O2,-Os -sMALLOC=emmalloc)
+# Only the fields of Module that tests/web/worker.js sets: the runtime carries no
+# code for the others.
+INCOMING := -sINCOMING_MODULE_JS_API=[arguments,thisProgram,stdin,stdout,stderr,preRun,onExit,onAbort]
+FAST_PAGES := chapter15/15_2_Lab5_Training chapter_tiny/tiny_generate
+opt_for   = $(if $(filter $(FAST_PAGES),$(1)),-O2,-Oz -flto -sMALLOC=emmalloc)
 EMFLAGS  := -std=c++17 -Wall -Wextra -Wpedantic -Werror -ffp-contract=off -Icommon \
             -sSINGLE_FILE=1 -sFORCE_FILESYSTEM=1 -sEXIT_RUNTIME=1 -sALLOW_MEMORY_GROWTH=1 \
-            -sENVIRONMENT=worker
+            -sENVIRONMENT=worker $(INCOMING)
 # The tiny model's checkpoint, packed in where the program looks for it when run
 # from the repository's top folder (the page runs it in /work).
 CHECKPOINT := chapter_tiny/shakespeare.tiny
