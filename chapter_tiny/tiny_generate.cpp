@@ -9,6 +9,7 @@
 
 #include "tiny_model_fast.hpp"  // forward_fast, forward_last_fast: the same bits as forward, faster
 #include "tiny_model_path.hpp"  // model_option
+#include "tiny_writing_options.hpp"  // writing_options: --prompt, --length, --temperature, --seed
 
 static void generate(const TinyModel& model, const std::string& prompt, long length, float temperature, Rng& rng) {
     std::vector<int> ids = encode(model, prompt);
@@ -62,13 +63,7 @@ static const char* USAGE =
     "usage: tiny_generate [options]\n"
     "Writes text with the tiny Shakespeare model, one letter at a time, each drawn\n"
     "from the model's probabilities for the next letter given the last 64.\n"
-    "\n"
-    "  --model FILE        checkpoint (default chapter_tiny/shakespeare.tiny)\n"
-    "  --prompt TEXT       the text to continue (default \"ROMEO:\")\n"
-    "  --length N          letters to write after the prompt (default 200)\n"
-    "  --temperature X     below 1 picks likely letters more often, above 1 less;\n"
-    "                      0 always picks the most likely (default 0.8)\n"
-    "  --seed N            seed of the random draws (default 1)\n"
+    "\n" WRITING_OPTIONS_USAGE
     "  --score TEXT        instead of writing, print the mean cross-entropy of each next\n"
     "                      letter of TEXT given the ones before it, in nats per character\n"
     "  --each              with --score, also print every letter's probability\n";
@@ -76,10 +71,7 @@ static const char* USAGE =
 int main(int argc, char** argv) {
     Options options(argc, argv, USAGE);
     const std::string path = model_option(options);
-    const std::string prompt = options.text("prompt", "ROMEO:");
-    const long length = options.integer("length", 200, 0, 1000000);
-    const float temperature = float(options.number("temperature", 0.8, 0.0, 100.0));
-    const long seed = options.integer("seed", 1, 0, 2147483647);
+    const Writing writing = writing_options(options);
     const bool scoring = options.given("score");
     const std::string text = options.text("score", "");
     const bool each = options.flag("each");
@@ -93,9 +85,9 @@ int main(int argc, char** argv) {
         if (text.size() < 2) fail("--score needs a text of at least 2 characters");
         score(model, text, each);
     } else {
-        if (prompt.empty()) fail("--prompt needs at least one character");
-        Rng rng{uint64_t(seed)};
-        generate(model, prompt, length, temperature, rng);
+        require_prompt(writing);
+        Rng rng{writing.seed};
+        generate(model, writing.prompt, writing.length, writing.temperature, rng);
     }
     return 0;
 }

@@ -121,3 +121,73 @@ awk -v s="$start" -v e="$end" -v f=$FORWARD_FLOPS -v p="$peak1" 'BEGIN {
   printf "inference, 1 thread: %.0f letters/s  (%s)\ninference arithmetic, 1 thread: %.2f GFLOP/s  (%s)\ninference share of the peak, 1 thread: %.1f %%  (%s)\n",
          letters, cmd, g, cmd, 100 * g / p, cmd }'
 echo "(FLOPs per token: forward $FORWARD_FLOPS, training $TRAIN_FLOPS; see the top of tests/bench/bench_tiny.sh)"
+
+# Generation with kept keys (chapter_tiny/tiny_4_Kept_Keys.cpp, the key/value
+# cache) against the plain generator, with the same letters. The lesson is
+# built here at -O2, as make builds the timed programs (its lessons are -Og).
+# Arithmetic, 2 FLOPs a multiply-add: the lesson's as it prints it, counted as
+# its loops ran; the plain generator's as re-reading the window, the lesson's
+# "without" (as the inference line above counts it: forward_last_fast leaves
+# out the earlier letters' last block, so it does somewhat less).
+# Two runs. While the window fills: 63 letters after a one-letter prompt, so
+# every letter after the first reads the kept keys; one run is a few
+# milliseconds, so each rate is SHORT_RUNS runs less as many that write no
+# letter (starting, loading the model), the best of RUNS. And 2000 letters,
+# where the window is full from letter 60 on and the cache is made again for
+# each letter: the best of RUNS single runs, the two programs alternating.
+# There the lesson does the plain generator's arithmetic and more (it also
+# reads the earlier letters through the last block), in the chapter's plain
+# loops rather than tiny_model_fast.hpp's, so it is the slower of the two.
+kept=$work/tiny_4_Kept_Keys
+${CXX:-g++} -std=c++17 -O2 -ffp-contract=off -Icommon -Ichapter_tiny -DSOURCE_ROOT="\"$PWD\"" \
+  chapter_tiny/tiny_4_Kept_Keys.cpp -o "$kept" -pthread || { echo "could not build tiny_4_Kept_Keys"; exit 1; }
+SHORT_RUNS=${SHORT_RUNS:-100}
+repeated() {  # repeated PROGRAM ARGS...: the seconds SHORT_RUNS runs take
+  local start end i
+  start=$(date +%s.%N)
+  for ((i = 0; i < SHORT_RUNS; i++)); do "$@" > /dev/null; done
+  end=$(date +%s.%N)
+  awk -v s="$start" -v e="$end" 'BEGIN { printf "%.6f", e - s }'
+}
+counted() {  # counted ARGS...: "with without" multiply-adds, as tiny_4_Kept_Keys prints them
+  "$kept" "$@" | sed -n 's/^In all: \([0-9]*\) multiply-adds with the cache, \([0-9]*\) without.*/\1 \2/p'
+}
+# kept_against_plain WHAT LETTERS SECONDS-PLAIN SECONDS-KEPT WITH WITHOUT COMMAND: the result lines
+kept_against_plain() {
+  awk -v w="$1" -v n="$2" -v tp="$3" -v tk="$4" -v with="$5" -v without="$6" -v c="$7" -v p="$peak1" 'BEGIN {
+    plain = n / tp; kept = n / tk; gp = 2 * without / tp / 1e9; gk = 2 * with / tk / 1e9
+    printf "%s, plain (tiny_generate): %.0f letters/s  (%s)\n", w, plain, c
+    printf "%s, kept keys (tiny_4_Kept_Keys -O2): %.0f letters/s  (%s)\n", w, kept, c
+    printf "%s, kept keys over plain: %.2f times  (%s)\n", w, kept / plain, c
+    printf "%s, plain share of the peak, 1 thread: %.1f %%  (%s; %.2f GFLOP/s)\n", w, 100 * gp / p, c, gp
+    printf "%s, kept keys share of the peak, 1 thread: %.1f %%  (%s; %.2f GFLOP/s)\n", w, 100 * gk / p, c, gk }'
+}
+
+best_plain="" best_kept=""
+for run in $(seq "$RUNS"); do
+  base=$(repeated "$build/chapter_tiny/tiny_generate" --prompt R --length 0)
+  plain=$(repeated "$build/chapter_tiny/tiny_generate" --prompt R --length 63)
+  kept_base=$(repeated "$kept" --prompt R --length 0)
+  kept_run=$(repeated "$kept" --prompt R --length 63)
+  best_plain=$(awk -v a="$plain" -v b="$base" -v best="$best_plain" 'BEGIN { d = a - b; print (best == "" || d < best) ? d : best }')
+  best_kept=$(awk -v a="$kept_run" -v b="$kept_base" -v best="$best_kept" 'BEGIN { d = a - b; print (best == "" || d < best) ? d : best }')
+done
+read -r with without <<< "$(counted --prompt R --length 63)"
+kept_against_plain "generation while the window fills" $((63 * SHORT_RUNS)) "$best_plain" "$best_kept" \
+  $((with * SHORT_RUNS)) $((without * SHORT_RUNS)) \
+  "--prompt R --length 63 --seed 1, $SHORT_RUNS runs less $SHORT_RUNS of --length 0, best of $RUNS"
+
+best_plain="" best_kept=""
+for run in $(seq "$RUNS"); do
+  for program in "$build/chapter_tiny/tiny_generate" "$kept"; do
+    start=$(date +%s.%N)
+    "$program" --prompt "ROMEO:" --length 2000 --seed 1 > /dev/null
+    end=$(date +%s.%N)
+    seconds=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.6f", e - s }')
+    if [ "$program" = "$kept" ]; then best_kept=$(awk -v d="$seconds" -v best="$best_kept" 'BEGIN { print (best == "" || d < best) ? d : best }')
+    else best_plain=$(awk -v d="$seconds" -v best="$best_plain" 'BEGIN { print (best == "" || d < best) ? d : best }'); fi
+  done
+done
+read -r with without <<< "$(counted --prompt "ROMEO:" --length 2000 --seed 1)"
+kept_against_plain "generation of 2000 letters" 2000 "$best_plain" "$best_kept" "$with" "$without" \
+  "--prompt ROMEO: --length 2000 --seed 1, best of $RUNS"
