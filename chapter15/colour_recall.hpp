@@ -98,14 +98,8 @@ struct Params {
     Matrix W_out;       // (D_V x vocab) context vector -> a score per token
     Matrix bias;        // (1 x vocab)   output bias, zero at the start
 
-    [[gnu::noinline]] explicit Params(int vocab = VOCAB)
+    explicit Params(int vocab = VOCAB)
         : embeddings(vocab, D), W_Q(D, D_K), W_K(D, D_K), W_V(D, D_V), W_out(D_V, vocab), bias(1, vocab) {}
-    // Made, copied and destroyed by one copy of the code each (as Matrix, in matrix.hpp).
-    [[gnu::noinline]] Params(const Params&) = default;
-    [[gnu::noinline]] Params& operator=(const Params&) = default;
-    Params(Params&&) = default;
-    Params& operator=(Params&&) = default;
-    [[gnu::noinline]] ~Params() = default;
 
     // The blocks the optimiser updates, in the order PyTorch's parameters() gives them.
     std::vector<Matrix*> blocks() { return {&embeddings, &W_Q, &W_K, &W_V, &W_out, &bias}; }
@@ -134,7 +128,6 @@ inline Params random_start(uint64_t seed, int vocab = VOCAB, float init_scale = 
 // common/matrix.hpp (each entry adds X(i,k) W(k,j) for k = 0, 1, ...), but
 // with the size known when compiling and a row of sums kept in a local array,
 // so the compiler can work on all COLS columns at once: training runs faster.
-// (Not inlined: like matmul, it is compiled once, not once per call.)
 template <int COLS>
 inline Matrix project(const Matrix& X, const Matrix& W) {
     Matrix Y(X.rows, COLS);  // (X.rows x COLS)
@@ -463,7 +456,7 @@ inline std::vector<std::string> split_words(const std::string& line) {
 }
 
 // Ends the program with "path:line: what was wrong", the line counted from 1.
-[[noreturn, gnu::cold]] inline void fail_at(const std::string& path, size_t at, const std::string& what) {
+[[noreturn]] inline void fail_at(const std::string& path, size_t at, const std::string& what) {
     fail(formatted("%s:%llu: %s", path.c_str(), (unsigned long long)(at + 1), what.c_str()));
 }
 

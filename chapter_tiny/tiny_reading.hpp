@@ -208,12 +208,12 @@ inline std::string triangle_svg(const Tape& tape, const std::string& text, int b
     const double left = TRIANGLE_LEFT, top = TRIANGLE_TOP;
     const double W = left + T * CELL + 20, H = top + T * CELL + 20;
     std::string svg = svg_open(int(W), int(H));
-    add_text_formatted(svg, left, 24, "start", 14, "%s reading \"%s\"", head_name(b, h).c_str(), text.c_str());
+    add_text(svg, left, 24, formatted("%s reading \"%s\"", head_name(b, h).c_str(), text.c_str()), "start", 0, 14);
     add_text(svg, left, 42, "row: the letter reading; column: the letter read; area: the weight", "start", 0, 11);
     for (int t = 0; t < T; t++) {
         const double y = top + t * CELL;
         const char letter[] = {shown(text[t]), '\0'};
-        add_text_formatted(svg, left - 6, y + CELL - 2, "end", 10, "%d %c", t, letter[0]);
+        add_text(svg, left - 6, y + CELL - 2, formatted("%d %c", t, letter[0]), "end", 0, 10);
         add_text(svg, left + (t + 0.5) * CELL, top - 4, letter, "middle", 0, 10);
         add_line(svg, left, y + CELL, left + (t + 1) * CELL, y + CELL, "#eeeeee");
         for (int s = 0; s <= t; s++) {
@@ -228,11 +228,12 @@ inline std::string triangle_svg(const Tape& tape, const std::string& text, int b
         add_path(svg, formatted("M%.1f,%.1f h%.1f v%.1f H%.1f Z", left, top + t * CELL, (t + 1) * CELL, CELL, left),
                  "#b2182b", 1);  // the row, outlined
         const double x = left + T * CELL - 8;
-        add_text_formatted(svg, x, top + 16, "end", 12, "row %d '%c' reads:", t, shown(text[t]));
+        add_text(svg, x, top + 16, formatted("row %d '%c' reads:", t, shown(text[t])), "end", 0, 12);
         std::vector<int> top5 = top_reads(tape, b, h, t, 5);
         for (size_t i = 0; i < top5.size(); i++)
-            add_text_formatted(svg, x, top + 32 + 15 * i, "end", 12, "'%c' at %d: %.0f%%", shown(text[top5[i]]), top5[i],
-                               100.0 * weight(tape, b, h, t, top5[i]));
+            add_text(svg, x, top + 32 + 15 * i,
+                     formatted("'%c' at %d: %.0f%%", shown(text[top5[i]]), top5[i], 100.0 * weight(tape, b, h, t, top5[i])),
+                     "end", 0, 12);
         svg += "</g>\n";
     }
     svg += "</svg>\n";
@@ -275,7 +276,7 @@ inline std::string arcs_svg(const Tape& tape, const std::string& text, int at, b
     const double left = ARCS_LEFT, top = ARCS_TOP, lane = LANE;
     const double W = left + tape.T * CELL + 270, H = top + BLOCKS * HEADS * lane + 10;
     std::string svg = svg_open(int(W), int(H));
-    add_text_formatted(svg, left, 22, "start", 14, "Where each head looks from a letter of \"%s\"", text.c_str());
+    add_text(svg, left, 22, formatted("Where each head looks from a letter of \"%s\"", text.c_str()), "start", 0, 14);
     add_text(svg, left, 38, "each arc runs back to a letter it reads; darker reads more", "start", 0, 11);
     for (int b = 0; b < BLOCKS; b++)
         for (int h = 0; h < HEADS; h++) {

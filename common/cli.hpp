@@ -2,17 +2,6 @@
 //
 // Bad input ends the program with one line on stderr that names the problem,
 // and exit status 2. Files are written whole or not at all.
-//
-// [[gnu::cold]] and [[gnu::noinline]], explained here once for every header.
-// They are for compile time only and change no result. cold marks what runs
-// once (printing, parsing, options, pictures): the compiler builds it for size
-// rather than speed. noinline keeps one copy of a function rather than one in
-// every caller, for code that is long to copy: making, copying and destroying a
-// Matrix (matrix.hpp) or colour_recall.hpp's Params, whose vectors allocate and
-// free. They sit on that shared plumbing, where at -O2 (make matrix, the timed
-// programs) they take about a fifth off a lesson's compile. A lesson's own
-// functions go without them: leaving them off there changed no compile time
-// beyond the noise (make compile-times, at -Og, holds each lesson to 2 s).
 #pragma once
 
 #include <cerrno>
@@ -33,7 +22,7 @@ inline std::string& program_name() {
 
 // printf onto the end of `out`, for a function that takes printf's arguments
 // (formatted below, plot.hpp's append_formatted).
-[[gnu::cold]] inline void append_formatted_list(std::string& out, const char* format, std::va_list args) {
+inline void append_formatted_list(std::string& out, const char* format, std::va_list args) {
     std::va_list again;
     va_copy(again, args);
     const int length = std::vsnprintf(nullptr, 0, format, args);
@@ -45,13 +34,12 @@ inline std::string& program_name() {
     va_end(again);
 }
 
-// Like printf, into a string: one call where a chain of + and to_string would
-// cost the compiler a lot more code.
+// Like printf, into a string: a message reads as the line it prints.
 // (MinGW-w64's C library is the ANSI one here, so its formats are GNU's: %zu.)
 #if defined(__MINGW32__)
-[[gnu::cold, gnu::format(gnu_printf, 1, 2)]]
+[[gnu::format(gnu_printf, 1, 2)]]
 #else
-[[gnu::cold, gnu::format(printf, 1, 2)]]
+[[gnu::format(printf, 1, 2)]]
 #endif
 inline std::string formatted(const char* format, ...) {
     std::string text;
@@ -68,21 +56,18 @@ struct Failure : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// (A message written out is passed as it is: making a std::string of it at every
-// call would cost each program more code to compile.)
-[[noreturn, gnu::cold]] inline void fail(const char* message) {
+[[noreturn]] inline void fail(const std::string& message) {
 #ifdef FAIL_THROWS
     throw Failure(message);
 #endif
     std::fflush(stdout);
-    std::fprintf(stderr, "%s: %s\n", program_name().c_str(), message);
+    std::fprintf(stderr, "%s: %s\n", program_name().c_str(), message.c_str());
     std::exit(2);
 }
-[[noreturn, gnu::cold]] inline void fail(const std::string& message) { fail(message.c_str()); }
 
 // Text from a file, fit to quote in a one-line error: at most `most` bytes,
 // anything unprintable (a newline, an escape, a binary byte) shown as \xNN.
-[[gnu::cold]] inline std::string shown(const std::string& text, size_t most = 40) {
+inline std::string shown(const std::string& text, size_t most = 40) {
     std::string out;
     for (size_t i = 0; i < text.size() && i < most; i++) {
         unsigned char c = static_cast<unsigned char>(text[i]);
@@ -118,7 +103,7 @@ inline void name_program(const char* path) {
 // then call done(), which rejects anything left over.
 class Options {
   public:
-    [[gnu::cold]] Options(int argc, char** argv, const char* usage) : path_(argv[0]), args_(argv + 1), count_(argc - 1) {
+    Options(int argc, char** argv, const char* usage) : path_(argv[0]), args_(argv + 1), count_(argc - 1) {
         name_program(argv[0]);
         used_.assign(size_t(count_), false);
         if (flag("help") || flag("h", "-h")) {
@@ -127,7 +112,7 @@ class Options {
         }
     }
 
-    [[gnu::cold]] bool flag(const char* name, const char* spelled = nullptr) {
+    bool flag(const char* name, const char* spelled = nullptr) {
         for (int i = 0; i < count_; i++) {
             const char* rest = spelled ? (std::strcmp(args_[i], spelled) == 0 ? "" : nullptr) : after(i, name);
             if (rest && *rest == '\0') {
@@ -138,7 +123,7 @@ class Options {
         return false;
     }
 
-    [[gnu::cold]] bool given(const char* name) {
+    bool given(const char* name) {
         for (int i = 0; i < count_; i++) {
             const char* rest = after(i, name);
             if (rest && (*rest == '\0' || *rest == '=')) return true;
@@ -146,7 +131,7 @@ class Options {
         return false;
     }
 
-    [[gnu::cold]] std::string text(const char* name, const std::string& fallback) {
+    std::string text(const char* name, const std::string& fallback) {
         for (int i = 0; i < count_; i++) {
             const char* rest = after(i, name);
             if (rest && *rest == '=') {
@@ -162,7 +147,7 @@ class Options {
         return fallback;
     }
 
-    [[gnu::cold]] long integer(const char* name, long fallback, long lowest, long highest) {
+    long integer(const char* name, long fallback, long lowest, long highest) {
         std::string s = text(name, "");
         if (s.empty() && !given(name)) return fallback;
         char* end = nullptr;
@@ -174,7 +159,7 @@ class Options {
         return v;
     }
 
-    [[gnu::cold]] double number(const char* name, double fallback, double lowest, double highest) {
+    double number(const char* name, double fallback, double lowest, double highest) {
         std::string s = text(name, "");
         if (s.empty() && !given(name)) return fallback;
         char* end = nullptr;
@@ -186,7 +171,7 @@ class Options {
     }
 
     // Anything not asked for is an unknown option (or a stray word).
-    [[gnu::cold]] void done() {
+    void done() {
         for (int i = 0; i < count_; i++)
             if (!used_[i]) fail(formatted("unknown option '%s'; see --help", args_[i]));
     }
@@ -196,7 +181,7 @@ class Options {
 
   private:
     // What follows "--name" in argument i ("", "=VALUE" or more), or nullptr if it does not start so.
-    [[gnu::cold]] const char* after(int i, const char* name) const {
+    const char* after(int i, const char* name) const {
         const char* arg = args_[i];
         const size_t length = std::strlen(name);
         return arg[0] == '-' && arg[1] == '-' && std::strncmp(arg + 2, name, length) == 0 ? arg + 2 + length : nullptr;
@@ -204,12 +189,12 @@ class Options {
     const char* path_;
     char** args_;  // the command line's words after the program's name
     int count_;
-    std::vector<char> used_;  // not vector<bool>: that costs every program a large template to compile
+    std::vector<char> used_;  // not vector<bool>: 0.04 s more CPU per compile (106 at -O0: 0.53 s, not 0.49)
 };
 
 // For a program that takes no options, as the book's listings: --help says
 // so, and any word given is an error rather than silently ignored.
-[[gnu::cold]] inline void takes_no_options(int argc, char** argv) {
+inline void takes_no_options(int argc, char** argv) {
     name_program(argv[0]);
     const std::string usage = formatted("usage: %s [--help]\n\nThis listing prints what the book prints; it takes no options.\n",
                                         program_name().c_str());
@@ -220,7 +205,7 @@ class Options {
 // ---------------------------------------------------------------------------
 // Files
 
-[[gnu::cold]] inline std::string read_file(const std::string& path) {
+inline std::string read_file(const std::string& path) {
     if (is_folder(path)) fail(formatted("cannot read '%s': it is a folder, not a file", path.c_str()));
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f) fail(formatted("cannot read '%s': %s", path.c_str(), std::strerror(errno)));
@@ -244,22 +229,20 @@ inline std::string name_of(const std::string& file) { return file.substr(file.fi
 // What an earlier write of this file left when it was killed: FILE.tmp<pid>.
 // (Two programs writing one file at the same moment is not supported: one of
 // them then fails with "cannot write", and neither leaves half a file.)
-[[gnu::cold]] inline void remove_leftover_temporaries(const std::string& path) {
+inline void remove_leftover_temporaries(const std::string& path) {
     const std::string name = name_of(path), prefix = formatted("%s.tmp", name.c_str());
     const std::string folder = path.substr(0, path.size() - name.size());  // "" for a bare name
-    const std::string names = files_in(folder.empty() ? "." : folder);
-    for (size_t at = 0; at < names.size(); at += std::strlen(&names[at]) + 1) {
-        const char* name = &names[at];
-        const char* pid = name + prefix.size();  // what follows the prefix, when name starts with it
-        if (std::strncmp(name, prefix.c_str(), prefix.size()) == 0 && *pid && pid[std::strspn(pid, "0123456789")] == '\0')
-            std::remove(formatted("%s%s", folder.c_str(), name).c_str());
+    for (const std::string& other : files_in(folder.empty() ? "." : folder)) {
+        const bool starts_so = other.size() > prefix.size() && other.compare(0, prefix.size(), prefix) == 0;
+        if (starts_so && other.find_first_not_of("0123456789", prefix.size()) == std::string::npos)  // then a pid
+            std::remove((folder + other).c_str());
     }
 }
 
 // Write to a temporary file beside the target, flush it to disk, then put it in
 // the target's place in one step, so a crash or Ctrl-C leaves either the old
 // file or the new one, never half.
-[[gnu::cold]] inline void write_file_atomic(const std::string& path, const std::string& bytes) {
+inline void write_file_atomic(const std::string& path, const std::string& bytes) {
     remove_leftover_temporaries(path);
     const std::string temporary = formatted("%s.tmp%ld", path.c_str(), process_id());
     std::FILE* f = std::fopen(temporary.c_str(), "wb");
@@ -279,13 +262,13 @@ inline std::string name_of(const std::string& file) { return file.substr(file.fi
 
 // For an option naming a folder (--svg DIR): it must exist, checked before any
 // work, so a wrong name is reported at once and nothing is half done.
-[[gnu::cold]] inline void require_folder(const char* option, const std::string& folder) {
+inline void require_folder(const char* option, const std::string& folder) {
     if (!is_folder(folder))
         fail(formatted("%s: the folder '%s' does not exist; create it first", option, folder.c_str()));
 }
 
 // For an option naming a file to write (--out FILE): the folder it goes in must exist.
-[[gnu::cold]] inline void require_folder_of(const char* option, const std::string& file) {
+inline void require_folder_of(const char* option, const std::string& file) {
     if (name_of(file).empty()) fail(formatted("%s needs a file name, got '%s'", option, file.c_str()));
     require_folder(option, folder_of(file));
 }

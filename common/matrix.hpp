@@ -21,19 +21,11 @@ struct Matrix {
     std::vector<float> data;  // row-major: element (i, j) is data[i * cols + j]
 
     Matrix() = default;
-    [[gnu::noinline]] Matrix(int r, int c, float fill = 0.0f) : rows(r), cols(c), data(size_t(r) * c, fill) {}
+    Matrix(int r, int c, float fill = 0.0f) : rows(r), cols(c), data(size_t(r) * c, fill) {}
     // Values written out row by row, as a listing writes its data.
     Matrix(int r, int c, std::initializer_list<float> values) : rows(r), cols(c), data(values) {
         if (data.size() != size_t(r) * c) throw std::invalid_argument("Matrix: wrong number of values");
     }
-
-    // Copies and the destructor are built once too, rather than inline wherever a
-    // Matrix is copied or goes out of scope; moves stay inline (a few pointers).
-    [[gnu::noinline]] Matrix(const Matrix&) = default;
-    [[gnu::noinline]] Matrix& operator=(const Matrix&) = default;
-    Matrix(Matrix&&) = default;
-    Matrix& operator=(Matrix&&) = default;
-    [[gnu::noinline]] ~Matrix() = default;
 
     float& operator()(int i, int j) { return data[size_t(i) * cols + j]; }
     float operator()(int i, int j) const { return data[size_t(i) * cols + j]; }
@@ -45,7 +37,7 @@ struct Matrix {
 // Arithmetic
 
 // C = A B. Each entry starts at 0 and adds A(i,k) * B(k,j) for k = 0, 1, ...
-[[gnu::noinline]] inline Matrix matmul(const Matrix& A, const Matrix& B) {
+inline Matrix matmul(const Matrix& A, const Matrix& B) {
     if (A.cols != B.rows) throw std::invalid_argument("matmul: inner sizes differ");
     Matrix C(A.rows, B.cols);  // (A.rows x B.cols)
     for (int i = 0; i < A.rows; i++)
@@ -57,21 +49,21 @@ struct Matrix {
     return C;
 }
 
-[[gnu::noinline]] inline Matrix transpose(const Matrix& A) {
+inline Matrix transpose(const Matrix& A) {
     Matrix T(A.cols, A.rows);  // (A.cols x A.rows)
     for (int i = 0; i < A.rows; i++)
         for (int j = 0; j < A.cols; j++) T(j, i) = A(i, j);
     return T;
 }
 
-[[gnu::noinline]] inline Matrix add(const Matrix& A, const Matrix& B) {
+inline Matrix add(const Matrix& A, const Matrix& B) {
     if (A.rows != B.rows || A.cols != B.cols) throw std::invalid_argument("add: shapes differ");
     Matrix C = A;
     for (size_t i = 0; i < C.data.size(); i++) C.data[i] += B.data[i];
     return C;
 }
 
-[[gnu::noinline]] inline Matrix scale(const Matrix& A, float s) {
+inline Matrix scale(const Matrix& A, float s) {
     Matrix C = A;
     for (float& x : C.data) x *= s;
     return C;
@@ -101,7 +93,7 @@ inline void softmax(float* x, int n) {
 }
 
 // Each row on its own: row i is query i's weights over the keys.
-[[gnu::noinline]] inline Matrix softmax_rows(const Matrix& S) {
+inline Matrix softmax_rows(const Matrix& S) {
     Matrix A = S;
     for (int i = 0; i < A.rows; i++) softmax(A.row(i), A.cols);
     return A;
@@ -109,7 +101,7 @@ inline void softmax(float* x, int n) {
 
 // BEGIN LEFT OUT exercise 15.2: add(scores, causal_mask(T)) would be its whole answer
 // M(i, j) = 0 where key j <= query i, -infinity where j is later.
-[[gnu::noinline]] inline Matrix causal_mask(int T) {
+inline Matrix causal_mask(int T) {
     Matrix M(T, T);  // (T x T)
     for (int i = 0; i < T; i++)
         for (int j = i + 1; j < T; j++) M(i, j) = -std::numeric_limits<float>::infinity();
@@ -121,7 +113,7 @@ inline void softmax(float* x, int n) {
 // Printing
 
 // Every entry with one printf format, e.g. "%7.3f"; rows indented by `indent`.
-[[gnu::cold]] inline void print_matrix(const Matrix& A, const char* format = "%8.3f", const char* indent = "  ") {
+inline void print_matrix(const Matrix& A, const char* format = "%8.3f", const char* indent = "  ") {
     for (int i = 0; i < A.rows; i++) {
         std::fputs(indent, stdout);
         for (int j = 0; j < A.cols; j++) std::printf(format, A(i, j));
@@ -130,7 +122,7 @@ inline void softmax(float* x, int n) {
 }
 
 // A table with a label on every row and column, e.g. words over a weight matrix.
-[[gnu::cold]] inline void print_labelled(const Matrix& A, const std::vector<std::string>& row_labels,
+inline void print_labelled(const Matrix& A, const std::vector<std::string>& row_labels,
                            const std::vector<std::string>& col_labels, const char* format = "%8.3f",
                            int label_width = 8) {
     std::printf("  %*s", label_width, "");
@@ -155,7 +147,7 @@ struct TensorStyle {
     int width = 1;      // entries are right-aligned to the widest finite nonzero one
 
     // The style is chosen from the finite nonzero entries only.
-    [[gnu::cold]] explicit TensorStyle(const std::vector<float>& shown) {
+    explicit TensorStyle(const std::vector<float>& shown) {
         double smallest = std::numeric_limits<double>::infinity(), largest = 0;  // in double, as PyTorch compares them
         for (float x : shown) {
             if (!is_finite(x) || x == 0) continue;
@@ -169,21 +161,21 @@ struct TensorStyle {
             if (is_finite(x) && x != 0 && int(bare(x).size()) > width) width = int(bare(x).size());
     }
     // x without padding. Python writes any NaN as "nan", so this does too.
-    [[gnu::cold]] std::string bare(float x) const {
+    std::string bare(float x) const {
         if (is_nan(x)) return "nan";
         if (is_infinite(x)) return x < 0 ? "-inf" : "inf";
         char text[64];
         std::snprintf(text, sizeof text, sci ? "%.4e" : whole ? "%.0f." : "%.4f", double(x));
         return text;
     }
-    [[gnu::cold]] std::string format(float x) const {
+    std::string format(float x) const {
         std::string text = bare(x);
         return std::string(text.size() < size_t(width) ? width - text.size() : 0, ' ') + text;
     }
 };
 
 // The indices printed along a dimension of n: all, or the first and last 3.
-[[gnu::cold]] inline std::vector<int> tensor_kept(int n, bool summarise) {
+inline std::vector<int> tensor_kept(int n, bool summarise) {
     std::vector<int> kept;
     for (int i = 0; i < n; i++)
         if (!summarise || n <= 6 || i < 3 || i >= n - 3) kept.push_back(i);
@@ -191,7 +183,7 @@ struct TensorStyle {
 }
 
 // "[a, b, ...]" for n entries, wrapped to 80 columns; `indent` = columns before the "[".
-[[gnu::cold]] inline std::string tensor_row(const float* x, int n, bool summarise, const TensorStyle& style, int indent) {
+inline std::string tensor_row(const float* x, int n, bool summarise, const TensorStyle& style, int indent) {
     std::vector<std::string> items;
     for (int j : tensor_kept(n, summarise)) {
         if (summarise && n > 6 && j == n - 3) items.push_back(" ...");
@@ -207,7 +199,7 @@ struct TensorStyle {
 }
 
 // The whole "tensor(...)" text of a (rows x cols) block; a 1-D tensor is one row.
-[[gnu::cold]] inline std::string tensor_text(const float* x, int rows, int cols, bool one_dim) {
+inline std::string tensor_text(const float* x, int rows, int cols, bool one_dim) {
     if (rows * cols == 0)
         return one_dim ? "tensor([])"
                        : "tensor([], size=(" + std::to_string(rows) + ", " + std::to_string(cols) + "))";
@@ -226,13 +218,13 @@ struct TensorStyle {
     return text + "])";
 }
 
-[[gnu::cold]] inline std::string tensor_str(const float* x, int n) { return tensor_text(x, 1, n, true); }
-[[gnu::cold]] inline std::string tensor_str(const std::vector<float>& x) { return tensor_text(x.data(), 1, int(x.size()), true); }
-[[gnu::cold]] inline std::string tensor_str(const Matrix& A) { return tensor_text(A.data.data(), A.rows, A.cols, false); }
+inline std::string tensor_str(const float* x, int n) { return tensor_text(x, 1, n, true); }
+inline std::string tensor_str(const std::vector<float>& x) { return tensor_text(x.data(), 1, int(x.size()), true); }
+inline std::string tensor_str(const Matrix& A) { return tensor_text(A.data.data(), A.rows, A.cols, false); }
 // Like print(t) in Python: the text, then a newline.
-[[gnu::cold]] inline void print_tensor(const float* x, int n) { std::printf("%s\n", tensor_str(x, n).c_str()); }
-[[gnu::cold]] inline void print_tensor(const std::vector<float>& x) { std::printf("%s\n", tensor_str(x).c_str()); }
-[[gnu::cold]] inline void print_tensor(const Matrix& A) { std::printf("%s\n", tensor_str(A).c_str()); }
+inline void print_tensor(const float* x, int n) { std::printf("%s\n", tensor_str(x, n).c_str()); }
+inline void print_tensor(const std::vector<float>& x) { std::printf("%s\n", tensor_str(x).c_str()); }
+inline void print_tensor(const Matrix& A) { std::printf("%s\n", tensor_str(A).c_str()); }
 
 // ---------------------------------------------------------------------------
 // Random numbers
@@ -262,7 +254,7 @@ struct Rng {
 };
 
 // A (rows x cols) matrix of normal samples times `std_dev`.
-[[gnu::noinline]] inline Matrix random_normal(int rows, int cols, Rng& rng, float std_dev = 1.0f) {
+inline Matrix random_normal(int rows, int cols, Rng& rng, float std_dev = 1.0f) {
     Matrix A(rows, cols);
     for (float& x : A.data) x = rng.normal() * std_dev;
     return A;

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 #include <sys/types.h>
 #include <sys/stat.h>  // stat: is a path a folder
 
@@ -82,23 +83,21 @@ inline bool is_folder(std::string path) {
     return stat(path.c_str(), &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR;
 }
 
-// The names (not paths) of the files in a folder, each followed by a '\0' (no
-// name holds one); empty if it cannot be read. One string, not a vector of
-// them: that costs every program that writes a file much more code to compile.
-inline std::string files_in(const std::string& folder) {
-    std::string names;
+// The names (not paths) of the files in a folder; none if it cannot be read.
+inline std::vector<std::string> files_in(const std::string& folder) {
+    std::vector<std::string> names;
 #ifdef _WIN32
     bool ends_in_separator = !folder.empty() && std::strchr(PATH_SEPARATORS, folder.back());
     _finddata_t found;
     std::intptr_t search = _findfirst((folder + (ends_in_separator ? "*" : "\\*")).c_str(), &found);
     if (search == -1) return names;
-    do names.append(found.name, std::strlen(found.name) + 1);
+    do names.push_back(found.name);
     while (_findnext(search, &found) == 0);
     _findclose(search);
 #else
     DIR* dir = opendir(folder.c_str());
     if (!dir) return names;
-    while (dirent* entry = readdir(dir)) names.append(entry->d_name, std::strlen(entry->d_name) + 1);
+    while (dirent* entry = readdir(dir)) names.push_back(entry->d_name);
     closedir(dir);
 #endif
     return names;

@@ -7,7 +7,7 @@
 //
 // In the terminal, fancy (a terminal without NO_COLOR) uses colour and Unicode;
 // plain is ASCII only, the same on every machine: that form is what goldens check.
-// The SVG pieces (svg_open, svg_text, svg_rect, svg_line, svg_path) are there
+// The SVG pieces (svg_open, add_text, add_rect, add_line, add_path) are there
 // for other pictures too.
 #pragma once
 
@@ -45,14 +45,14 @@ struct Heatmap {
 // ---------------------------------------------------------------------------
 // Shared helpers
 
-[[gnu::cold]] inline std::string format_number(const char* format, double v) {
+inline std::string format_number(const char* format, double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, format, v);
     return buf;
 }
 
 // About `target` round tick values (1, 2 or 5 times a power of ten) covering [lo, hi].
-[[gnu::cold]] inline std::vector<double> nice_ticks(double lo, double hi, int target = 5) {
+inline std::vector<double> nice_ticks(double lo, double hi, int target = 5) {
     double span = hi > lo ? hi - lo : 1.0;
     // The power of ten at or below raw, found by exact steps rather than log10 and pow.
     double raw = span / target, magnitude = 1.0;
@@ -67,8 +67,8 @@ struct Heatmap {
 }
 
 // The smallest and largest value, unless given (not NaN).
-[[gnu::cold]] inline void value_range(const std::vector<float>& values, float& lo, float& hi,
-                                      float given_lo = FLOAT_NAN, float given_hi = FLOAT_NAN) {
+inline void value_range(const std::vector<float>& values, float& lo, float& hi,
+                        float given_lo = FLOAT_NAN, float given_hi = FLOAT_NAN) {
     lo = values.empty() ? 0.0f : values[0], hi = lo;
     for (float v : values) lo = v < lo ? v : lo, hi = v > hi ? v : hi;
     if (!is_nan(given_lo)) lo = given_lo;
@@ -79,7 +79,7 @@ struct Heatmap {
 // Heat colour for t in [0, 1]: blue-white-red when the data has both signs
 // (white at zero), white-to-blue otherwise.
 struct Rgb { int r, g, b; };
-[[gnu::cold]] inline Rgb heat_colour(float t, bool diverging) {
+inline Rgb heat_colour(float t, bool diverging) {
     auto mix = [](Rgb a, Rgb b, float s) {
         return Rgb{int(a.r + (b.r - a.r) * s + 0.5f), int(a.g + (b.g - a.g) * s + 0.5f), int(a.b + (b.b - a.b) * s + 0.5f)};
     };
@@ -88,7 +88,7 @@ struct Rgb { int r, g, b; };
     return t < 0.5f ? mix(blue, white, t * 2) : mix(white, red, t * 2 - 1);
 }
 // Where v sits on the colour scale: symmetric about 0 for signed data.
-[[gnu::cold]] inline float heat_position(float v, float lo, float hi, bool diverging) {
+inline float heat_position(float v, float lo, float hi, bool diverging) {
     float t = diverging ? 0.5f + 0.5f * v / max_number(absolute(lo), absolute(hi)) : (v - lo) / (hi - lo);
     return min_number(1.0f, max_number(0.0f, t));
 }
@@ -99,20 +99,17 @@ const char* const FANCY_MARKS[] = {"\u25cf", "\u25c6", "\u25b2", "\u25a0", "\u26
 const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
 
 // ---------------------------------------------------------------------------
-// SVG building blocks. Each element comes two ways: svg_text(...) returns it as
-// a string, add_text(svg, ...) appends it to a document being built. The
-// charts below use the add_ forms: one call per element, rather than a string
-// made, appended and freed, which is much less code to compile.
+// SVG building blocks: each add_ call appends one element to a document being built.
 
 // printf onto the end of `out`.
-[[gnu::cold, gnu::format(printf, 2, 3)]] inline void append_formatted(std::string& out, const char* format, ...) {
+[[gnu::format(printf, 2, 3)]] inline void append_formatted(std::string& out, const char* format, ...) {
     std::va_list args;
     va_start(args, format);
     append_formatted_list(out, format, args);
     va_end(args);
 }
 
-[[gnu::cold]] inline void add_escaped(std::string& out, const char* s) {
+inline void add_escaped(std::string& out, const char* s) {
     for (; *s; s++) {
         if (*s == '&') out += "&amp;";
         else if (*s == '<') out += "&lt;";
@@ -121,84 +118,40 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
     }
 }
 // anchor: "start", "middle" or "end"; rotate: degrees about (x, y).
-// (Text written out is passed as it is, not made into a std::string at each call.)
-[[gnu::cold]] inline void add_text(std::string& out, double x, double y, const char* s, const char* anchor = "middle",
-                                   int rotate = 0, int size = 12) {
+inline void add_text(std::string& out, double x, double y, const std::string& s, const char* anchor = "middle",
+                     int rotate = 0, int size = 12) {
     append_formatted(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\"", x, y, anchor, size);
     if (rotate) append_formatted(out, " transform=\"rotate(%d %.1f %.1f)\"", rotate, x, y);
     out += ">";
-    add_escaped(out, s);
+    add_escaped(out, s.c_str());
     out += "</text>\n";
 }
-[[gnu::cold]] inline void add_text(std::string& out, double x, double y, const std::string& s, const char* anchor = "middle",
-                                   int rotate = 0, int size = 12) {
-    add_text(out, x, y, s.c_str(), anchor, rotate, size);
-}
-// add_text, its text made as printf makes it: one call where a string made and
-// freed at each would cost the compiler much more code.
-[[gnu::cold, gnu::format(printf, 6, 7)]] inline void add_text_formatted(std::string& out, double x, double y,
-                                                                      const char* anchor, int size, const char* format, ...) {
-    std::string text;
-    std::va_list args;
-    va_start(args, format);
-    append_formatted_list(text, format, args);
-    va_end(args);
-    add_text(out, x, y, text.c_str(), anchor, 0, size);
-}
-[[gnu::cold]] inline void add_rect(std::string& out, double x, double y, double w, double h, const char* fill) {
+inline void add_rect(std::string& out, double x, double y, double w, double h, const char* fill) {
     append_formatted(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", x, y, w, h, fill);
 }
-[[gnu::cold]] inline void add_line(std::string& out, double x1, double y1, double x2, double y2, const char* stroke = "black") {
+inline void add_line(std::string& out, double x1, double y1, double x2, double y2, const char* stroke = "black") {
     append_formatted(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x1, y1, x2, y2, stroke);
 }
-[[gnu::cold]] inline void add_path(std::string& out, const std::string& d, const char* stroke, double width = 2) {
+inline void add_path(std::string& out, const std::string& d, const char* stroke, double width = 2) {
     append_formatted(out, "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%g\"/>\n", d.c_str(), stroke, width);
 }
 
-[[gnu::cold]] inline std::string svg_escape(const std::string& s) {
+inline std::string svg_escape(const std::string& s) {
     std::string out;
     add_escaped(out, s.c_str());
     return out;
 }
-[[gnu::cold]] inline std::string svg_open(int width, int height) {
+inline std::string svg_open(int width, int height) {
     return formatted("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
                      "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" "
                      "fill=\"white\"/>\n",
                      width, height, width, height);
 }
-[[gnu::cold]] inline std::string svg_text(double x, double y, const std::string& s, const char* anchor = "middle", int rotate = 0,
-                            int size = 12) {
-    std::string out;
-    add_text(out, x, y, s, anchor, rotate, size);
-    return out;
-}
-[[gnu::cold]] inline std::string svg_rect(double x, double y, double w, double h, const std::string& fill) {
-    std::string out;
-    add_rect(out, x, y, w, h, fill.c_str());
-    return out;
-}
-[[gnu::cold]] inline std::string svg_line(double x1, double y1, double x2, double y2, const std::string& stroke = "black") {
-    std::string out;
-    add_line(out, x1, y1, x2, y2, stroke.c_str());
-    return out;
-}
-[[gnu::cold]] inline std::string svg_path(const std::string& d, const std::string& stroke, double width = 2) {
-    std::string out;
-    add_path(out, d, stroke.c_str(), width);
-    return out;
-}
-// "#rrggbb", into a buffer of at least 8 characters.
-[[gnu::cold]] inline const char* colour_text(Rgb c, char* buf) {
-    std::snprintf(buf, 8, "#%02x%02x%02x", unsigned(c.r), unsigned(c.g), unsigned(c.b));
-    return buf;
-}
-[[gnu::cold]] inline std::string svg_colour(Rgb c) {
-    char buf[8];
-    return colour_text(c, buf);
-}
+// "#rrggbb"
+inline std::string svg_colour(Rgb c) { return formatted("#%02x%02x%02x", unsigned(c.r), unsigned(c.g), unsigned(c.b)); }
 
 // Writes DIR/name whole (write_file_atomic), after checking that DIR is a folder.
-[[gnu::cold]] inline void write_svg(const std::string& dir, const char* name, const std::string& svg) {
+inline void write_svg(const std::string& dir, const char* name, const std::string& svg) {
     require_folder("--svg", dir);
     write_file_atomic(formatted("%s/%s", dir.c_str(), name), svg);
 }
@@ -208,7 +161,7 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
 
 // The ranges a chart's axes cover: every series' values (or y_min and y_max if
 // given) and the x values.
-[[gnu::cold]] inline void chart_ranges(const LineChart& c, float& ylo, float& yhi, float& xlo, float& xhi) {
+inline void chart_ranges(const LineChart& c, float& ylo, float& yhi, float& xlo, float& xhi) {
     std::vector<float> all;
     for (const Series& s : c.series)
         for (float y : s.y) all.push_back(y);
@@ -216,7 +169,7 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
     value_range(c.x, xlo, xhi);
 }
 
-[[gnu::cold]] inline std::string svg_line_chart(const LineChart& c) {
+inline std::string svg_line_chart(const LineChart& c) {
     const double W = 680, H = 400, left = 70, right = 160, top = 40, bottom = 55;
     const double pw = W - left - right, ph = H - top - bottom;
     float ylo, yhi, xlo, xhi;
@@ -254,7 +207,7 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
 }
 
 // A width x height grid of marks, y labels on the left, x labels below, a legend.
-[[gnu::cold]] inline std::string text_line_chart(const LineChart& c, bool fancy, int width = 60, int height = 12) {
+inline std::string text_line_chart(const LineChart& c, bool fancy, int width = 60, int height = 12) {
     float ylo, yhi, xlo, xhi;
     chart_ranges(c, ylo, yhi, xlo, xhi);
     const int OVERLAP = 99;  // two or more series in one cell
@@ -309,7 +262,7 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
 // ---------------------------------------------------------------------------
 // Heatmaps
 
-[[gnu::cold]] inline std::string svg_heatmap(const Heatmap& h, double cell_width = 24, double cell_height = 24) {
+inline std::string svg_heatmap(const Heatmap& h, double cell_width = 24, double cell_height = 24) {
     const Matrix& A = h.values;
     float lo, hi;
     value_range(A.data, lo, hi, h.lo, h.hi);
@@ -320,11 +273,10 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
     add_text(svg, W / 2, 24, h.title, "middle", 0, 15);
     add_text(svg, left + pw / 2, H - 10, h.x_label);
     add_text(svg, 16, top + ph / 2, h.y_label, "middle", -90);
-    char colour[8];
     for (int i = 0; i < A.rows; i++)
         for (int j = 0; j < A.cols; j++)
             add_rect(svg, left + j * cell_width, top + i * cell_height, cell_width + 0.3, cell_height + 0.3,
-                     colour_text(heat_colour(heat_position(A(i, j), lo, hi, diverging), diverging), colour));
+                     svg_colour(heat_colour(heat_position(A(i, j), lo, hi, diverging), diverging)).c_str());
     for (int i = 0; i < A.rows && i < int(h.row_labels.size()); i++)
         add_text(svg, left - 6, top + (i + 0.5) * cell_height + 4, h.row_labels[i], "end");
     for (int j = 0; j < A.cols && j < int(h.col_labels.size()); j++)
@@ -334,7 +286,7 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
     const double sx = left + pw + 30, steps = 20, sh = ph / steps;
     for (int k = 0; k < steps; k++) {
         float v = hi - (hi - lo) * (k + 0.5f) / float(steps);
-        add_rect(svg, sx, top + k * sh, 16, sh + 0.5, colour_text(heat_colour(heat_position(v, lo, hi, diverging), diverging), colour));
+        add_rect(svg, sx, top + k * sh, 16, sh + 0.5, svg_colour(heat_colour(heat_position(v, lo, hi, diverging), diverging)).c_str());
     }
     add_text(svg, sx + 20, top + 10, format_number("%.3g", hi), "start");
     add_text(svg, sx + 20, top + ph, format_number("%.3g", lo), "start");
@@ -343,7 +295,7 @@ const int ANSI_COLOURS[] = {34, 31, 32, 35, 33, 36};
 }
 
 // Two characters per cell: a shade from the ramp (plain) or a coloured block (fancy).
-[[gnu::cold]] inline std::string text_heatmap(const Heatmap& h, bool fancy) {
+inline std::string text_heatmap(const Heatmap& h, bool fancy) {
     const char* ramp = " .:-=+*#%@";  // 10 levels, lightest to darkest
     const Matrix& A = h.values;
     float lo, hi;

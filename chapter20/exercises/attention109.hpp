@@ -4,9 +4,6 @@
 // chapter20/109_Attention_Fn.cpp keeps its own copy on purpose: it is the
 // book's listing and reads on its own. The exercises all start from the same
 // sequence and projections, so they share them from here.
-//
-// [[gnu::cold]] marks what runs once (printing, parsing, options, pictures): the
-// compiler builds it for size rather than speed, and a lesson compiles much faster.
 #pragma once
 
 #include <cstdio>
@@ -84,7 +81,7 @@ inline Attention self_attention(const Matrix& X, const Matrix& WQ, const Matrix&
 // END LEFT OUT
 
 // A weight matrix as listing 109 prints it: words across the top, "%.3f " cells.
-[[gnu::cold]] inline void print_weights(const Matrix& weights, const std::vector<std::string>& query_words,
+inline void print_weights(const Matrix& weights, const std::vector<std::string>& query_words,
                           const std::vector<std::string>& key_words) {
     std::printf("          ");
     for (const std::string& w : key_words) std::printf("%-6s", w.c_str());
@@ -97,7 +94,7 @@ inline Attention self_attention(const Matrix& X, const Matrix& WQ, const Matrix&
 }
 
 // Output vectors as listing 109 prints them: "  word    [+0.318, +0.688, -0.018]".
-[[gnu::cold]] inline void print_vectors(const Matrix& vectors, const std::vector<std::string>& words) {
+inline void print_vectors(const Matrix& vectors, const std::vector<std::string>& words) {
     for (int i = 0; i < vectors.rows; i++) {
         std::printf("  %-6s  [", words[i].c_str());
         for (int k = 0; k < vectors.cols; k++) std::printf("%s%+.3f", k ? ", " : "", vectors(i, k));
