@@ -6,11 +6,12 @@
 // last term cancels in the normalisation, and the middle one does too when every
 // key has the same length. Then the kernel weights are softmax(q.k_j) exactly;
 // with keys of different lengths they are softmax(q.k_j - |k_j|^2 / 2).
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
 #include "cli.hpp"
-#include "maths.hpp"  // square_root, absolute, max_number
+#include "maths.hpp"  // exp_f
 #include "matrix.hpp"
 
 constexpr int ENTRIES = 2;  // keys in each table
@@ -49,14 +50,14 @@ static std::vector<float> corrected_weights(const std::vector<float>& q, const M
 
 static float largest_difference(const std::vector<float>& a, const std::vector<float>& b) {
     float largest = 0.0f;
-    for (size_t j = 0; j < a.size(); j++) largest = max_number(largest, absolute(a[j] - b[j]));
+    for (size_t j = 0; j < a.size(); j++) largest = std::fmax(largest, std::fabs(a[j] - b[j]));
     return largest;
 }
 
 static void compare(const char* title, const Matrix& keys, const std::vector<std::vector<float>>& queries) {
     std::printf("%s: k1 = (%g, %g), k2 = (%g, %g); |k1| = %.3f, |k2| = %.3f\n", title, keys(0, 0), keys(0, 1),
-                keys(1, 0), keys(1, 1), square_root(dot(keys.row(0), keys.row(0), D)),
-                square_root(dot(keys.row(1), keys.row(1), D)));
+                keys(1, 0), keys(1, 1), std::sqrt(dot(keys.row(0), keys.row(0), D)),
+                std::sqrt(dot(keys.row(1), keys.row(1), D)));
     for (const std::vector<float>& q : queries) {
         std::vector<float> by_dot = dot_weights(q, keys);
         std::vector<float> by_kernel = gaussian_weights(q, keys);

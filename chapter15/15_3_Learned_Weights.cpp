@@ -4,10 +4,10 @@
 // The trained matrices are not readable directly, but what they do at each
 // position is: the score of the wear query against every key, the weight
 // that gives, and what that position's value adds to each colour's score.
+#include <cmath>
 #include <cstdio>
 
 #include "colour_recall.hpp"
-#include "maths.hpp"  // absolute, min_number, max_number
 
 // One prefix's row at wear, position by position. Returns whether the colour's
 // position has the largest weight and raises the stated colour's score the most.
@@ -26,15 +26,15 @@ static bool explain(const Params& p, const Example& e) {
         float adds[3];
         for (int k = 0; k < 3; k++) {
             adds[k] = adds_to_score(p, f, j, token_id(COLOURS[k]));  // weight x value x W_out
-            std::printf(" %+7.1f", absolute(adds[k]) < 0.05f ? 0.0 : double(adds[k]));  // no "-0.0"
+            std::printf(" %+7.1f", std::fabs(adds[k]) < 0.05f ? 0.0 : double(adds[k]));  // no "-0.0"
         }
         if (j == COLOUR_POS)
             for (int k = 0; k < 3; k++) colour_first = colour_first && (token_id(COLOURS[k]) == e.target || adds[k] < adds[target_k]);
         std::printf("\n");
         if (j != COLOUR_POS) {
-            other_low = min_number(other_low, f.scores(0, j));
-            other_high = max_number(other_high, f.scores(0, j));
-            other_weight = max_number(other_weight, f.weights(0, j));
+            other_low = std::fmin(other_low, f.scores(0, j));
+            other_high = std::fmax(other_high, f.scores(0, j));
+            other_weight = std::fmax(other_weight, f.weights(0, j));
         }
     }
     std::printf("  colour scores (logits), the column sums plus the bias:  ");

@@ -4,10 +4,10 @@
 // Every position supplies a query, so the comparisons and the context rows
 // come out of matrix products: S = Q K^T / sqrt(d_k), A = softmax_rows(S),
 // Z = A V. With the causal mask, no row uses a later position.
+#include <cmath>
 #include <cstdio>
 
 #include "colour_recall.hpp"
-#include "maths.hpp"  // square_root, absolute, max_number
 
 // Lab 4's attention over a whole sequence, with or without the causal mask.
 struct SelfAttention {
@@ -23,7 +23,7 @@ static SelfAttention self_attention(const Params& p, const std::vector<int>& tok
     s.Q = matmul(s.X, p.W_Q);                                                     // (T x D_K)
     s.K = matmul(s.X, p.W_K);                                                     // (T x D_K)
     s.V = matmul(s.X, p.W_V);                                                     // (T x D_V)
-    s.S = scale(matmul(s.Q, transpose(s.K)), 1.0f / square_root(float(D_K)));   // (T x T): rows queries, columns keys
+    s.S = scale(matmul(s.Q, transpose(s.K)), 1.0f / std::sqrt(float(D_K)));   // (T x T): rows queries, columns keys
     s.A = softmax_rows(masked ? add(s.S, causal_mask(T)) : s.S);                  // (T x T)
     s.Z = matmul(s.A, s.V);                                                       // (T x D_V)
     return s;
@@ -49,9 +49,9 @@ static void check_rows(const Matrix& A, bool masked) {
         double sum = 0.0;
         for (int j = 0; j < A.cols; j++) {
             sum += A(i, j);
-            if (j > i) latest = max_number(latest, double(A(i, j)));
+            if (j > i) latest = std::fmax(latest, double(A(i, j)));
         }
-        worst_sum = max_number(worst_sum, absolute(sum - 1.0));
+        worst_sum = std::fmax(worst_sum, std::fabs(sum - 1.0));
     }
     std::printf("  every row sums to 1: %s (largest difference %.1e)\n", worst_sum < 1e-6 ? "yes" : "NO", worst_sum);
     if (masked)
@@ -76,7 +76,7 @@ static void show_model(const Params& p, const Example& sentence, const char* tit
     Forward f = forward(p, prefix);
     double difference = 0.0;
     for (int c = 0; c < D_V; c++) {
-        double gap = absolute(masked.Z(9, c) - f.z(0, c));
+        double gap = std::fabs(masked.Z(9, c) - f.z(0, c));
         if (gap > difference) difference = gap;  // not std::fmax: gcc 12 for aarch64 crashes vectorizing that at -O2
     }
     std::printf("  row 10 of Z with the mask is the context vector at wear that training scored:\n"

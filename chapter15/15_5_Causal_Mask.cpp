@@ -5,12 +5,12 @@
 // and red: without a mask most of its weight goes to red, the token it is meant to
 // predict. The mask M (0 where key j <= query i, -inf after) fixes that. Then three
 // ways of masking, one of them the mistake the text warns about.
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "cli.hpp"
-#include "maths.hpp"  // is_infinite
 #include "matrix.hpp"
 
 constexpr int T = 11;                   // positions in the recorded sentence
@@ -21,7 +21,7 @@ constexpr float LARGE_NEGATIVE = -1e9f;  // what implementations often use for -
 static const char* SENTENCE[T] = {"The", "team", "colour", "is", "red", ".", "So", "the", "players", "wear", "red"};
 
 // A mask entry as the book's table writes it.
-static const char* mask_entry(float m) { return m == 0.0f ? "0" : is_infinite(m) && m < 0 ? "-inf" : "?"; }
+static const char* mask_entry(float m) { return m == 0.0f ? "0" : std::isinf(m) && m < 0 ? "-inf" : "?"; }
 
 // A weight to three decimals, without trailing zeros: 0.107, 0.5, 0, as the book's table.
 static std::string short_decimal(float x) {

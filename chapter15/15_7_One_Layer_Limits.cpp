@@ -5,10 +5,11 @@
 // and the query at wear only on wear. So (a) swapping two colours moves their
 // scores and weights with them and leaves the prediction as it was, and (b)
 // what comes before wear cannot change how blue and red compare.
+#include <cmath>
 #include <cstdio>
 
 #include "colour_recall.hpp"
-#include "maths.hpp"  // absolute, max_number
+#include "maths.hpp"  // exp_f
 
 // Weight on each occurrence of the three colours, and the colour probabilities.
 static void show_colours(const Params& p, const std::string& text, const std::vector<std::string>& words) {
@@ -41,7 +42,7 @@ int main(int argc, char** argv) {
     show_colours(trained, blue_then_red, vocabulary());
     Forward first = forward(trained, tokenize(red_then_blue)), second = forward(trained, tokenize(blue_then_red));
     double difference = 0.0;
-    for (int i = 0; i < VOCAB; i++) difference = max_number(difference, double(absolute(first.probs(0, i) - second.probs(0, i))));
+    for (int i = 0; i < VOCAB; i++) difference = std::fmax(difference, double(std::fabs(first.probs(0, i) - second.probs(0, i))));
     std::printf("\n  The same prediction in both orders: %s (largest difference over all %d tokens %.1e)\n",
                 difference < 1e-6 ? "yes" : "NO", VOCAB, difference);
     std::printf("  Each colour keeps its score and weight wherever it stands, so the model cannot\n"
@@ -69,7 +70,7 @@ int main(int argc, char** argv) {
                         k == 0 ? "...the players wear" : "...the officials wear", f.weights(0, blue),
                         f.weights(0, red), ratio[k], exp_f(f.scores(0, blue) - f.scores(0, red)));
         }
-        worst = max_number(worst, absolute(ratio[0] - ratio[1]) / ratio[0]);
+        worst = std::fmax(worst, std::fabs(ratio[0] - ratio[1]) / ratio[0]);
     }
     std::printf("\n  blue/red is the same for both endings: %s (largest relative difference %.1e)\n",
                 worst < 1e-5 ? "yes" : "NO", worst);

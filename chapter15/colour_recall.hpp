@@ -9,13 +9,14 @@
 // every one against finite differences.
 #pragma once
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "cli.hpp"
-#include "maths.hpp"  // square_root, is_finite
+#include "maths.hpp"  // exp_f, log_f, power
 #include "matrix.hpp"
 
 // ===========================================================================
@@ -169,7 +170,7 @@ inline Forward forward(const Params& p, const std::vector<int>& tokens) {
     f.K = project<D_K>(f.X, p.W_K);     // (T x D_K)
     f.V = project<D_V>(f.X, p.W_V);     // (T x D_V)
 
-    const float score_scale = 1.0f / square_root(float(D_K));  // divide by 2
+    const float score_scale = 1.0f / std::sqrt(float(D_K));  // divide by 2
     f.scores = Matrix(1, T);                                    // (1 x T)
     for (int j = 0; j < T; j++) f.scores(0, j) = dot(f.q.row(0), f.K.row(j), D_K) * score_scale;
     f.weights = softmax_rows(f.scores);  // (1 x T)
@@ -236,7 +237,7 @@ inline void backward(const Params& p, const std::vector<int>& tokens, const Forw
     for (int j = 0; j < T; j++) d_scores(0, j) = f.weights(0, j) * (d_weights(0, j) - mean_d_weight);
 
     // s_j = q . k_j / 2: d q = sum_j d s_j k_j / 2, and d k_j = d s_j q / 2 (used below)
-    const float score_scale = 1.0f / square_root(float(D_K));
+    const float score_scale = 1.0f / std::sqrt(float(D_K));
     Matrix d_q(1, D_K);  // (1 x D_K)
     for (int j = 0; j < T; j++)
         for (int c = 0; c < D_K; c++) d_q(0, c) += d_scores(0, j) * f.K(j, c) * score_scale;
@@ -305,7 +306,7 @@ struct Adam {
         const float correction1 = float(1.0 - power(double(beta1), step));
         const float correction2 = float(1.0 - power(double(beta2), step));
         const float step_size = lr / correction1;
-        const float root_correction2 = square_root(correction2);
+        const float root_correction2 = std::sqrt(correction2);
         std::vector<Matrix*> P = p.blocks(), M = m.blocks(), S = v.blocks();
         std::vector<const Matrix*> G = grad.blocks();
         for (size_t b = 0; b < P.size(); b++)
@@ -315,7 +316,7 @@ struct Adam {
                 float& square = S[b]->data[i];
                 mean = beta1 * mean + (1.0f - beta1) * g;
                 square = beta2 * square + (1.0f - beta2) * g * g;
-                float denominator = square_root(square) / root_correction2 + eps;
+                float denominator = std::sqrt(square) / root_correction2 + eps;
                 P[b]->data[i] -= step_size * mean / denominator;
             }
         // END SOLUTION
@@ -496,7 +497,7 @@ inline Params parse_params(const std::string& text, const std::string& path) {
             for (int j = 0; j < A.cols; j++) {
                 char* end = nullptr;
                 float x = std::strtof(numbers[j].c_str(), &end);
-                if (*end != '\0' || !is_finite(x))
+                if (*end != '\0' || !std::isfinite(x))
                     fail_at(path, at, formatted("'%s' in %s is not a finite number", shown(numbers[j]).c_str(), name));
                 A(i, j) = x;
             }

@@ -6,12 +6,12 @@
 // diagonal, because no letter reads ahead, and every row adds up to 100%: the
 // program checks both. Then why positions matter: without the position table,
 // shuffling the earlier letters leaves every letter's score as it was.
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "cli.hpp"
-#include "maths.hpp"  // absolute, nearest_long, max_number
 #include "tiny_model_path.hpp"  // model_option
 #include "tiny_pictures.hpp"  // picture_options, write_pictures
 #include "tiny_reading.hpp"
@@ -41,7 +41,7 @@ static void print_row(const Tape& tape, const std::string& text, int b, int h, i
     for (int s = 0; s <= t; s++) {
         const float w = weight(tape, b, h, t, s);
         total += w;
-        const std::string bar(size_t(nearest_long(w * 50)), '#');
+        const std::string bar(size_t(std::lround(w * 50)), '#');
         std::string note = s == biggest ? "   <- the largest" : "";
         if (s == space) note += note.empty() ? "   <- the space before its word" : ", the space before its word";
         std::string line = formatted("  %2d '%c'  %5.1f%%  %s%s", s, shown(text[s]), 100.0 * w, bar.c_str(), note.c_str());
@@ -62,10 +62,10 @@ static void check_triangles(const Tape& tape) {
                 float total = 0.0f;
                 for (int s = 0; s < tape.T; s++) {
                     const float w = weight(tape, b, h, t, s);
-                    if (s > t) above = max_number(above, absolute(w));
+                    if (s > t) above = std::fmax(above, std::fabs(w));
                     total += w;
                 }
-                furthest = max_number(furthest, absolute(total - 1.0f));
+                furthest = std::fmax(furthest, std::fabs(total - 1.0f));
             }
     const float ROUNDING = 1e-5f;  // float sums of up to 64 weights
     std::printf("Checked over all %d heads and %d rows:\n", BLOCKS * HEADS, tape.T);
@@ -127,8 +127,8 @@ static ShuffleResult shuffle_scores(const TinyModel& model, const std::vector<in
     ShuffleResult r{last_letter_scores(model, ids), last_letter_scores(model, shuffled)};
     for (int h = 0; h < HEADS; h++)
         for (int s = 0; s < T - 1; s++) {
-            const float change = absolute(r.after(h, order[s]) - r.before(h, s));
-            r.largest_change = max_number(r.largest_change, change);
+            const float change = std::fabs(r.after(h, order[s]) - r.before(h, s));
+            r.largest_change = std::fmax(r.largest_change, change);
             r.changed += change != 0.0f;
         }
     return r;

@@ -7,12 +7,12 @@
 // the same sentence: which head reads the previous character, which reads the
 // space before a word, how close the first block's heads read, and how far the
 // second block's reach.
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "cli.hpp"
-#include "maths.hpp"  // min_number, max_number
 #include "tiny_model_path.hpp"  // model_option
 #include "tiny_pictures.hpp"  // picture_options, write_pictures
 #include "tiny_reading.hpp"
@@ -74,7 +74,7 @@ static void print_statistics(const Tape& tape, const std::string& text) {
 template <typename Statistic>
 static void block_range(int b, Statistic statistic, float& lo, float& hi) {
     lo = hi = statistic(b, 0);
-    for (int h = 1; h < HEADS; h++) lo = min_number(lo, statistic(b, h)), hi = max_number(hi, statistic(b, h));
+    for (int h = 1; h < HEADS; h++) lo = std::fmin(lo, statistic(b, h)), hi = std::fmax(hi, statistic(b, h));
 }
 
 // The chapter's sentences, with our numbers and our heads in the chapter's roles.

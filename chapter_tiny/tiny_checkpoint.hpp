@@ -6,13 +6,13 @@
 // order of knob_views. chapter_tiny/README.md describes it.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "cli.hpp"    // formatted, fail, read_file, write_file_atomic
-#include "maths.hpp"  // is_finite
 #include "tiny_model.hpp"
 
 // ===========================================================================
@@ -104,7 +104,7 @@ inline std::string parse_model(const std::string& bytes, TinyModel& model) {
     for (size_t i = 0; i < values.size(); i++) {
         uint32_t bits = get_u32(bytes, CHECKPOINT_HEADER + V + 4 * i);
         std::memcpy(&values[i], &bits, 4);
-        if (!is_finite(values[i])) return formatted("has knob %zu that is not a finite number", i);
+        if (!std::isfinite(values[i])) return formatted("has knob %zu that is not a finite number", i);
     }
     model.vocabulary.assign(vocabulary, V);
     model.V = int(V);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -14,7 +15,6 @@
 
 #include "cli.hpp"
 #include "keys.hpp"   // start_keys, read_key: the keyboard one key at a time
-#include "maths.hpp"  // square_root, absolute, nearest_long
 #include "matrix.hpp"
 #include "plot.hpp"
 #include "tiny_pictures.hpp"  // group, html_document
@@ -61,7 +61,7 @@ inline std::string chart(const WordArrows& words, const float query[2], const St
     const int columns = int(2 * REACH / STEP) + 1, rows = int(REACH / STEP) + 1;
     std::string cell(size_t(rows) * columns, ' ');  // row by row; the only letters are the tips
     auto at = [&](float x, float y) -> char& {
-        int c = int(nearest_long((x + REACH) / STEP)), r = int(nearest_long((REACH - y) / (2 * STEP)));
+        int c = int(std::lround((x + REACH) / STEP)), r = int(std::lround((REACH - y) / (2 * STEP)));
         return cell[size_t(r) * columns + c];
     };
     for (int r = 0; r < rows; r++) cell[size_t(r) * columns + columns / 2] = '|';
@@ -91,7 +91,7 @@ inline std::string chart(const WordArrows& words, const float query[2], const St
 
 // A share as a bar of up to BAR_WIDTH characters.
 inline std::string bar(float share, const Style& style, int colour) {
-    int n = int(nearest_long(share * BAR_WIDTH));
+    int n = int(std::lround(share * BAR_WIDTH));
     std::string b;
     for (int i = 0; i < n; i++) b += style.fancy ? "\u2588" : "#";
     return style.paint(b, colour);
@@ -99,7 +99,7 @@ inline std::string bar(float share, const Style& style, int colour) {
 
 // Two numbers as "( 1.50, -1.50)".
 inline std::string pair(const float* v) {
-    auto shown = [](float x) { return absolute(x) < 0.005f ? 0.0 : double(x); };  // no "-0.00"
+    auto shown = [](float x) { return std::fabs(x) < 0.005f ? 0.0 : double(x); };  // no "-0.00"
     char buf[64];
     std::snprintf(buf, sizeof buf, "(%5.2f, %5.2f)", shown(v[0]), shown(v[1]));
     return buf;
@@ -115,7 +115,7 @@ constexpr double CHART_TOP = 70, KEYS_LEFT = 30, BARS_LEFT = 340, BAR_LENGTH = 2
 
 // A line from (x0, y0) to (x1, y1) in pixels, with a V at its tip.
 inline std::string arrow(double x0, double y0, double x1, double y1, const std::string& ink, double width) {
-    const double dx = x1 - x0, dy = y1 - y0, length = square_root(dx * dx + dy * dy);
+    const double dx = x1 - x0, dy = y1 - y0, length = std::sqrt(dx * dx + dy * dy);
     if (length < 1) return "";
     const double ux = dx / length, uy = dy / length, head = 7 + 2 * width;
     std::string svg;

@@ -27,10 +27,11 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
-#include "maths.hpp"   // exp_f, log_f, square_root, FLOAT_INFINITY
+#include "maths.hpp"   // exp_f, log_f
 #include "matrix.hpp"  // softmax, Rng
 
 constexpr int WIDTH = 32;              // W: the numbers that stand for one letter
@@ -117,7 +118,7 @@ inline void level_forward(float* out, float* mean, float* rstd, const float* in,
         const float m = sum / WIDTH;
         float spread = 0.0f;
         for (int i = 0; i < WIDTH; i++) spread += (x[i] - m) * (x[i] - m);
-        const float r = 1.0f / square_root(spread / WIDTH + LEVEL_EPSILON);
+        const float r = 1.0f / std::sqrt(spread / WIDTH + LEVEL_EPSILON);
         for (int i = 0; i < WIDTH; i++) out[t * WIDTH + i] = (x[i] - m) * r * gain[i] + bias[i];
         mean[t] = m;
         rstd[t] = r;
@@ -162,12 +163,12 @@ inline void level_backward(float* din, float* dgain, float* dbias, const float* 
 // BEGIN SOLUTION exercise tiny.1: attend_forward, which you write in ex1_Attend.cpp
 // STUB: void attend_forward(float* found, float* weights, const float* lookups, int T);
 inline void attend_forward(float* found, float* weights, const float* lookups, int T) {
-    const float scale = 1.0f / square_root(float(SIZE));
+    const float scale = 1.0f / std::sqrt(float(SIZE));
     for (int t = 0; t < T; t++) {
         for (int h = 0; h < HEADS; h++) {
             const float* query = lookups + t * 3 * WIDTH + h * SIZE;
             float* row = weights + (h * T + t) * T;
-            float biggest = -FLOAT_INFINITY;
+            float biggest = -INFINITY;
             for (int s = 0; s <= t; s++) {
                 const float* key = lookups + s * 3 * WIDTH + WIDTH + h * SIZE;
                 float dot = 0.0f;
@@ -199,7 +200,7 @@ inline void attend_forward(float* found, float* weights, const float* lookups, i
 // STUB:                      int T);
 inline void attend_backward(float* dlookups, const float* dfound, const float* weights, const float* lookups,
                             int T) {
-    const float scale = 1.0f / square_root(float(SIZE));
+    const float scale = 1.0f / std::sqrt(float(SIZE));
     float dweight[SEATS];
     for (int t = 0; t < T; t++) {
         for (int h = 0; h < HEADS; h++) {
@@ -359,8 +360,8 @@ inline TinyModel new_model(const std::string& vocabulary, Rng& rng) {
     auto fill = [&rng](float* x, size_t n, float std_dev) {
         for (size_t i = 0; i < n; i++) x[i] = rng.normal() * std_dev;
     };
-    const float narrow = 1.0f / square_root(float(WIDTH)), wide = 1.0f / square_root(float(HIDDEN));
-    const float residual = 1.0f / square_root(2.0f * BLOCKS);
+    const float narrow = 1.0f / std::sqrt(float(WIDTH)), wide = 1.0f / std::sqrt(float(HIDDEN));
+    const float residual = 1.0f / std::sqrt(2.0f * BLOCKS);
     fill(k.token, size_t(model.V) * WIDTH, 0.1f);
     fill(k.position, SEATS * WIDTH, 0.1f);
     for (BlockKnobs& b : k.block) {

@@ -8,11 +8,11 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
 #include "lanes.hpp"  // Lanes: eight floats at once
-#include "maths.hpp"  // square_root, FLOAT_INFINITY
 #include "tiny_model.hpp"
 
 // ===========================================================================
@@ -141,7 +141,7 @@ inline void level_forward_fast(float* out, float* mean, float* rstd, const float
         for (int l = 0; l < std::min(LANES, T - t0); l++) {
             const int t = t0 + l;
             mean[t] = m[l];
-            rstd[t] = 1.0f / square_root(spread[l]);
+            rstd[t] = 1.0f / std::sqrt(spread[l]);
             for (int i = 0; i < WIDTH; i += LANES)
                 store_lanes(out + t * WIDTH + i,
                             (load_lanes(in + t * WIDTH + i) - mean[t]) * rstd[t] * load_lanes(gain + i) +
@@ -222,10 +222,10 @@ inline void store_row(float* row, int n, int s0, const Lanes& x) {
 // reading depends on the letters before it only through their keys and values.
 // weights (HEADS,T,T), [head][t][s], as attend_forward writes them.
 inline void attend_forward_fast(float* found, float* weights, const float* lookups, int T, int first = 0) {
-    const float scale = 1.0f / square_root(float(SIZE));
+    const float scale = 1.0f / std::sqrt(float(SIZE));
     // A window into this gives -infinity in the lanes before lane d, 0 from there on.
     float cut[2 * LANES];
-    for (int i = 0; i < 2 * LANES; i++) cut[i] = i < LANES ? -FLOAT_INFINITY : 0.0f;
+    for (int i = 0; i < 2 * LANES; i++) cut[i] = i < LANES ? -INFINITY : 0.0f;
     for (int h = 0; h < HEADS; h++) {
         for (int t0 = first / LANES * LANES; t0 < T; t0 += LANES) {
             const int letters = std::min(LANES, T - t0), last = t0 + letters - 1;  // this block's t
@@ -235,7 +235,7 @@ inline void attend_forward_fast(float* found, float* weights, const float* looku
                 for (int l = 0; l < letters; l++) query[i][l] = lookups[(t0 + l) * 3 * WIDTH + h * SIZE + i];
             }
             Lanes row[SEATS];  // row[s]: the scores, then the weights, of the 8 letters for key s
-            Lanes biggest = same_lanes(-FLOAT_INFINITY);
+            Lanes biggest = same_lanes(-INFINITY);
             for (int s = 0; s <= last; s++) {
                 const float* key = lookups + s * 3 * WIDTH + WIDTH + h * SIZE;
                 Lanes dot = same_lanes(0.0f);
@@ -296,7 +296,7 @@ inline void attend_backward_keys(float* dlookups, const float* dfound, const flo
 // query, key and value is written once, not added to).
 inline void attend_backward_fast(float* dlookups, const float* dfound, const float* weights, const float* lookups,
                                  int T) {
-    const float scale = 1.0f / square_root(float(SIZE));
+    const float scale = 1.0f / std::sqrt(float(SIZE));
     float by_key[SEATS * SEATS];   // one head's weights [s][t]: eight letters t side by side are one load
     float dscores[SEATS * SEATS];  // [s][t] for one head
     for (int h = 0; h < HEADS; h++) {

@@ -9,12 +9,12 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "cli.hpp"
-#include "maths.hpp"  // square_root, min_number
 #include "matrix.hpp"
 #include "plot.hpp"  // svg_open, add_text, add_rect, add_line, add_path, svg_colour, heat_colour
 #include "tiny_model.hpp"
@@ -82,7 +82,7 @@ inline float score(const Tape& tape, int b, int h, int t, int s) {
     const float* key = lookups + s * 3 * WIDTH + WIDTH + h * SIZE;
     float dot = 0.0f;
     for (int i = 0; i < SIZE; i++) dot += query[i] * key[i];
-    return dot * (1.0f / square_root(float(SIZE)));
+    return dot * (1.0f / std::sqrt(float(SIZE)));
 }
 
 // The letter t reads most (the earliest, if two are equal).
@@ -198,7 +198,7 @@ inline void open_group(std::string& out, int i, bool visible) {
 }
 
 // A darker blue for more weight.
-inline std::string ink(float w) { return svg_colour(heat_colour(min_number(1.0f, 0.3f + 0.7f * w), false)); }
+inline std::string ink(float w) { return svg_colour(heat_colour(std::fmin(1.0f, 0.3f + 0.7f * w), false)); }
 
 // The triangle of one head: row t, column s, a square whose area is the weight.
 // In the empty corner above the diagonal, what one row reads. With every_row
@@ -217,7 +217,7 @@ inline std::string triangle_svg(const Tape& tape, const std::string& text, int b
         add_text(svg, left + (t + 0.5) * CELL, top - 4, letter, "middle", 0, 10);
         add_line(svg, left, y + CELL, left + (t + 1) * CELL, y + CELL, "#eeeeee");
         for (int s = 0; s <= t; s++) {
-            const double side = CELL * square_root(double(weight(tape, b, h, t, s)));
+            const double side = CELL * std::sqrt(double(weight(tape, b, h, t, s)));
             add_rect(svg, left + (s + 0.5) * CELL - side / 2, y + CELL / 2 - side / 2, side, side, "#2166ac");
         }
     }
@@ -252,7 +252,7 @@ inline void add_arcs(std::string& out, const Tape& tape, const std::string& text
                 float w = weight(tape, b, h, t, s);
                 if (w < FAINTEST) continue;
                 const double xs = left + (s + 0.5) * CELL;
-                const double rise = min_number(lane - 22, 6 + (t - s) * 2.0);
+                const double rise = std::fmin(lane - 22, 6 + (t - s) * 2.0);
                 std::string d = s == t ? formatted("M%.1f,%.1f a3,5 0 1 1 6,0", xt - 3, base)
                                        : formatted("M%.1f,%.1f Q%.1f,%.1f %.1f,%.1f", xt, base, (xt + xs) / 2,
                                                    base - 2 * rise, xs, base);

@@ -8,6 +8,7 @@
 // row order, so the result depends on the seed alone, not on the thread count.
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <deque>
 #include <cstdio>
@@ -15,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "maths.hpp"  // square_root
+#include "maths.hpp"  // cos_turns, power
 #include "team.hpp"
 #include "tiny_model_fast.hpp"  // forward_fast, backward_fast: the chapter's passes, faster
 
@@ -190,7 +191,7 @@ static void adamw_update(TinyModel& model, std::vector<float>& grads, Adam& adam
                          Team& team) {
     double norm2 = 0.0;
     for (float g : grads) norm2 += double(g) * g;
-    const double norm = square_root(norm2);
+    const double norm = std::sqrt(norm2);
     const float clip = norm > s.clip ? float(s.clip / norm) : 1.0f;
     const float lr = learning_rate(s, step);
     const float correct1 = float(1.0 - power(double(BETA1), step + 1));
@@ -203,7 +204,7 @@ static void adamw_update(TinyModel& model, std::vector<float>& grads, Adam& adam
             const float g = grads[i] * clip;
             adam.m[i] = BETA1 * adam.m[i] + (1.0f - BETA1) * g;
             adam.v[i] = BETA2 * adam.v[i] + (1.0f - BETA2) * g * g;
-            const float step_size = (adam.m[i] / correct1) / (square_root(adam.v[i] / correct2) + ADAM_EPSILON);
+            const float step_size = (adam.m[i] / correct1) / (std::sqrt(adam.v[i] / correct2) + ADAM_EPSILON);
             model.knobs[i] -= lr * (step_size + decay * model.knobs[i]);
         }
     });

@@ -1,5 +1,5 @@
-// common/maths.hpp: our own exp, log, cos and integer power, and the few other
-// <cmath> functions the programs use (at the end).
+// common/maths.hpp: our own exp, log, cos and integer power. Everything else
+// comes from <cmath>: sqrt, fabs, floor and the like are exact, the same bits from every C library.
 //
 // C libraries round the last bit of exp, log and cos differently (glibc, the
 // Windows runtime, libc++ on a Mac, Apple's libm), and that bit reaches the
@@ -150,82 +150,3 @@ inline double power(double base, long n) {
         if (n & 1) result *= base;
     return result;
 }
-
-// ===========================================================================
-// The rest of <cmath> that the programs use: <cmath> itself adds 0.2 s to every compile.
-// Each gives the same bits as the std:: function it replaces (tests/unit/maths_test.cpp).
-
-// The square root, correctly rounded as IEEE requires: the compiler's own
-// (one instruction) where it has one, else the C library's.
-#if defined(__GNUC__)
-inline float square_root(float x) { return __builtin_sqrtf(x); }
-inline double square_root(double x) { return __builtin_sqrt(x); }
-#else
-#include <cmath>  // only for a compiler without the builtin
-inline float square_root(float x) { return std::sqrt(x); }
-inline double square_root(double x) { return std::sqrt(x); }
-#endif
-
-namespace maths_detail {
-
-// x with its sign bit cleared; Bits is the unsigned integer of x's size.
-template <class T, class Bits>
-T without_sign(T x) {
-    static_assert(sizeof(Bits) == sizeof(T), "Bits must be the size of T");
-    Bits bits;
-    std::memcpy(&bits, &x, sizeof bits);
-    bits &= ~(Bits(1) << (8 * sizeof bits - 1));
-    std::memcpy(&x, &bits, sizeof x);
-    return x;
-}
-
-// floor for float or double: from 2^23 or 2^52 up every float or double is whole.
-template <class T>
-T round_down(T x) {
-    const T all_whole = T(1) / std::numeric_limits<T>::epsilon();
-    if (x == 0 || !(-all_whole < x && x < all_whole)) return x;  // keeps -0, infinity and NaN as they are
-    const T toward_zero = T(int64_t(x));
-    return toward_zero > x ? toward_zero - 1 : toward_zero;
-}
-
-}  // namespace maths_detail
-
-// |x|, as std::fabs: the sign bit cleared, so |-0| = +0 and a NaN stays a NaN.
-inline float absolute(float x) { return maths_detail::without_sign<float, uint32_t>(x); }
-inline double absolute(double x) { return maths_detail::without_sign<double, uint64_t>(x); }
-
-// A NaN is the one value unequal to itself; infinity is the one beyond the largest finite value.
-inline bool is_nan(float x) { return x != x; }
-inline bool is_nan(double x) { return x != x; }
-inline bool is_infinite(float x) { return absolute(x) > std::numeric_limits<float>::max(); }
-inline bool is_infinite(double x) { return absolute(x) > std::numeric_limits<double>::max(); }
-inline bool is_finite(float x) { return absolute(x) <= std::numeric_limits<float>::max(); }
-inline bool is_finite(double x) { return absolute(x) <= std::numeric_limits<double>::max(); }
-
-// Infinity and a quiet NaN as floats, as C's INFINITY and NAN are.
-constexpr float FLOAT_INFINITY = std::numeric_limits<float>::infinity();
-constexpr float FLOAT_NAN = std::numeric_limits<float>::quiet_NaN();
-
-// The nearest whole number to x, halves away from zero, as std::lround (a float
-// converts to double exactly), for |x| < 2^63. The fraction x - trunc(x) is
-// exact, so 0.49999999999999994 rounds to 0 (floor(x + 0.5) would give 1).
-inline long nearest_long(double x) {
-    const int64_t whole = int64_t(x);  // toward zero
-    const double fraction = x - double(whole);
-    return long(fraction >= 0.5 ? whole + 1 : fraction <= -0.5 ? whole - 1 : whole);
-}
-
-// floor and ceil, as std::floor and std::ceil, the sign of a zero result
-// included: round_up(-0.5) = -0, since ceil(x) = -floor(-x).
-inline float round_down(float x) { return maths_detail::round_down(x); }
-inline double round_down(double x) { return maths_detail::round_down(x); }
-inline float round_up(float x) { return -maths_detail::round_down(-x); }
-inline double round_up(double x) { return -maths_detail::round_down(-x); }
-
-// The smaller and the larger of two numbers, as std::fmin and std::fmax: a NaN
-// gives the other number. Of two equal numbers (0 and -0) the second, as
-// glibc's on x86-64 (minsd, maxsd) gives.
-inline float min_number(float x, float y) { return x < y || y != y ? x : y; }
-inline double min_number(double x, double y) { return x < y || y != y ? x : y; }
-inline float max_number(float x, float y) { return x > y || y != y ? x : y; }
-inline double max_number(double x, double y) { return x > y || y != y ? x : y; }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <initializer_list>
@@ -14,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "maths.hpp"
+#include "maths.hpp"  // exp_f, log_d, cos_turns
 
 struct Matrix {
     int rows = 0, cols = 0;
@@ -150,20 +151,20 @@ struct TensorStyle {
     explicit TensorStyle(const std::vector<float>& shown) {
         double smallest = std::numeric_limits<double>::infinity(), largest = 0;  // in double, as PyTorch compares them
         for (float x : shown) {
-            if (!is_finite(x) || x == 0) continue;
-            smallest = std::min(smallest, absolute(double(x)));
-            largest = std::max(largest, absolute(double(x)));
-            if (x != round_up(x)) whole = false;
+            if (!std::isfinite(x) || x == 0) continue;
+            smallest = std::min(smallest, std::fabs(double(x)));
+            largest = std::max(largest, std::fabs(double(x)));
+            if (x != std::ceil(x)) whole = false;
         }
         if (largest == 0) return;  // nothing finite and nonzero: "0.", "inf", width 1
         sci = largest / smallest > 1000.0 || largest > 1.0e8 || (!whole && smallest < 1.0e-4);
         for (float x : shown)
-            if (is_finite(x) && x != 0 && int(bare(x).size()) > width) width = int(bare(x).size());
+            if (std::isfinite(x) && x != 0 && int(bare(x).size()) > width) width = int(bare(x).size());
     }
     // x without padding. Python writes any NaN as "nan", so this does too.
     std::string bare(float x) const {
-        if (is_nan(x)) return "nan";
-        if (is_infinite(x)) return x < 0 ? "-inf" : "inf";
+        if (std::isnan(x)) return "nan";
+        if (std::isinf(x)) return x < 0 ? "-inf" : "inf";
         char text[64];
         std::snprintf(text, sizeof text, sci ? "%.4e" : whole ? "%.0f." : "%.4f", double(x));
         return text;
@@ -249,7 +250,7 @@ struct Rng {
     float normal() {
         double u1 = (double(next() >> 11) + 1.0) * (1.0 / 9007199254740992.0);  // (0, 1]
         double u2 = double(next() >> 11) * (1.0 / 9007199254740992.0);          // [0, 1)
-        return float(square_root(-2.0 * log_d(u1)) * cos_turns(u2));
+        return float(std::sqrt(-2.0 * log_d(u1)) * cos_turns(u2));
     }
 };
 

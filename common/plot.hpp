@@ -12,13 +12,14 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "cli.hpp"
-#include "maths.hpp"  // absolute, is_nan, nearest_long, round_down, round_up, min_number, max_number, FLOAT_NAN
+#include "maths.hpp"  // power
 #include "matrix.hpp"
 
 struct Series {
@@ -31,14 +32,14 @@ struct LineChart {
     std::string title, x_label, y_label;
     std::vector<float> x;  // shared by every series
     std::vector<Series> series;
-    float y_min = FLOAT_NAN, y_max = FLOAT_NAN;  // the y range; NaN: from the data
+    float y_min = NAN, y_max = NAN;  // the y range; NaN: from the data
 };
 
 struct Heatmap {
     std::string title;
     Matrix values;                                    // (rows x cols)
     std::vector<std::string> row_labels, col_labels;  // "" leaves a row or column unlabelled
-    float lo = FLOAT_NAN, hi = FLOAT_NAN;             // the colour scale's range; NaN: from the data
+    float lo = NAN, hi = NAN;                         // the colour scale's range; NaN: from the data
     std::string x_label = "", y_label = "";           // what the columns and the rows are (SVG only)
 };
 
@@ -61,18 +62,18 @@ inline std::vector<double> nice_ticks(double lo, double hi, int target = 5) {
     double f = raw / magnitude;
     double step = (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * magnitude;
     std::vector<double> ticks;
-    for (double t = round_up(lo / step - 1e-9) * step; t <= hi + step * 1e-9; t += step)
-        ticks.push_back(absolute(t) < step * 1e-9 ? 0.0 : t);
+    for (double t = std::ceil(lo / step - 1e-9) * step; t <= hi + step * 1e-9; t += step)
+        ticks.push_back(std::fabs(t) < step * 1e-9 ? 0.0 : t);
     return ticks;
 }
 
 // The smallest and largest value, unless given (not NaN).
 inline void value_range(const std::vector<float>& values, float& lo, float& hi,
-                        float given_lo = FLOAT_NAN, float given_hi = FLOAT_NAN) {
+                        float given_lo = NAN, float given_hi = NAN) {
     lo = values.empty() ? 0.0f : values[0], hi = lo;
     for (float v : values) lo = v < lo ? v : lo, hi = v > hi ? v : hi;
-    if (!is_nan(given_lo)) lo = given_lo;
-    if (!is_nan(given_hi)) hi = given_hi;
+    if (!std::isnan(given_lo)) lo = given_lo;
+    if (!std::isnan(given_hi)) hi = given_hi;
     if (hi <= lo) hi = lo + 1.0f;
 }
 
@@ -89,8 +90,8 @@ inline Rgb heat_colour(float t, bool diverging) {
 }
 // Where v sits on the colour scale: symmetric about 0 for signed data.
 inline float heat_position(float v, float lo, float hi, bool diverging) {
-    float t = diverging ? 0.5f + 0.5f * v / max_number(absolute(lo), absolute(hi)) : (v - lo) / (hi - lo);
-    return min_number(1.0f, max_number(0.0f, t));
+    float t = diverging ? 0.5f + 0.5f * v / std::fmax(std::fabs(lo), std::fabs(hi)) : (v - lo) / (hi - lo);
+    return std::fmin(1.0f, std::fmax(0.0f, t));
 }
 
 const char* const SERIES_COLOURS[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
@@ -175,7 +176,7 @@ inline std::string svg_line_chart(const LineChart& c) {
     float ylo, yhi, xlo, xhi;
     chart_ranges(c, ylo, yhi, xlo, xhi);
     std::vector<double> yt = nice_ticks(ylo, yhi), xt = nice_ticks(xlo, xhi);
-    double y0 = min_number(double(ylo), yt.front()), y1 = max_number(double(yhi), yt.back());
+    double y0 = std::fmin(double(ylo), yt.front()), y1 = std::fmax(double(yhi), yt.back());
     auto px = [&](double x) { return left + (x - xlo) / (xhi - xlo) * pw; };
     auto py = [&](double y) { return top + (y1 - y) / (y1 - y0) * ph; };
     std::string svg = svg_open(int(W), int(H));
@@ -219,9 +220,9 @@ inline std::string text_line_chart(const LineChart& c, bool fancy, int width = 6
             double x = xlo + (xhi - xlo) * col / (width - 1);
             size_t best = 0;
             for (size_t i = 0; i < c.x.size(); i++)
-                if (absolute(c.x[i] - x) < absolute(c.x[best] - x)) best = i;
-            double y = min_number(double(yhi), max_number(double(ylo), double(c.series[s].y[best])));
-            int& cell = grid[size_t(nearest_long((yhi - y) / (yhi - ylo) * (height - 1))) * width + col];
+                if (std::fabs(c.x[i] - x) < std::fabs(c.x[best] - x)) best = i;
+            double y = std::fmin(double(yhi), std::fmax(double(ylo), double(c.series[s].y[best])));
+            int& cell = grid[size_t(std::lround((yhi - y) / (yhi - ylo) * (height - 1))) * width + col];
             overlap = overlap || (cell >= 0 && cell != int(s));
             cell = cell >= 0 && cell != int(s) ? OVERLAP : int(s);
         }
@@ -314,8 +315,8 @@ inline std::string text_heatmap(const Heatmap& h, bool fancy) {
                 Rgb c = heat_colour(heat_position(A(i, j), lo, hi, diverging), diverging);
                 append_formatted(out, "\x1b[48;2;%d;%d;%dm  \x1b[0m", c.r, c.g, c.b);
             } else {
-                float t = min_number(1.0f, max_number(0.0f, (A(i, j) - lo) / (hi - lo)));
-                int level = int(min_number(9.0f, round_down(t * 10.0f)));
+                float t = std::fmin(1.0f, std::fmax(0.0f, (A(i, j) - lo) / (hi - lo)));
+                int level = int(std::fmin(9.0f, std::floor(t * 10.0f)));
                 out.append(2, ramp[level]);
             }
         }

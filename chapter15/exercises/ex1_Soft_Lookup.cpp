@@ -20,10 +20,11 @@
 //
 // main then prints the book's example and the variants of section 15.1.2, using
 // your two functions.
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
-#include "maths.hpp"  // max_number
+#include "maths.hpp"  // exp_f
 #include "matrix.hpp"
 
 std::vector<float> lookup_weights(const std::vector<float>& query, const Matrix& keys) {
@@ -33,7 +34,7 @@ std::vector<float> lookup_weights(const std::vector<float>& query, const Matrix&
     std::vector<float> weights(size_t(keys.rows), 0.0f);
     for (int j = 0; j < keys.rows; j++) weights[j] = dot(keys.row(j), query.data(), keys.cols);
     float biggest = weights.empty() ? 0.0f : weights[0];
-    for (float s : weights) biggest = max_number(biggest, s);
+    for (float s : weights) biggest = std::fmax(biggest, s);
     float total = 0.0f;
     for (float& w : weights) total += (w = exp_f(w - biggest));
     for (float& w : weights) w /= total;

@@ -19,10 +19,10 @@
 //
 // main then shows what makes Adam different from plain gradient descent, using
 // your adam_step.
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
-#include "maths.hpp"  // square_root
 
 constexpr float BETA1 = 0.9f, BETA2 = 0.999f, EPS = 1e-8f;  // PyTorch's defaults
 
@@ -36,7 +36,7 @@ void adam_step(std::vector<float>& params, const std::vector<float>& grads, std:
     for (size_t i = 0; i < params.size(); i++) {
         m[i] = BETA1 * m[i] + (1.0f - BETA1) * grads[i];
         v[i] = BETA2 * v[i] + (1.0f - BETA2) * grads[i] * grads[i];
-        params[i] -= lr * (m[i] / correction1) / (square_root(v[i] / correction2) + EPS);
+        params[i] -= lr * (m[i] / correction1) / (std::sqrt(v[i] / correction2) + EPS);
     }
     // END SOLUTION
 }

@@ -31,6 +31,7 @@
 // not depend on how many threads ran or which finished first.
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -40,7 +41,7 @@
 #include <vector>
 
 #include "../colour_recall.hpp"
-#include "maths.hpp"  // absolute, nearest_long, min_number, max_number
+#include "maths.hpp"  // log_f
 
 // The scales searched unless --scales says otherwise: around 0.2, where the
 // starting row is near-uniform as in the book and the nearest starts were
@@ -85,7 +86,7 @@ const double POWERS_OF_TEN[4] = {1.0, 10.0, 100.0, 1000.0};  // for 0 to 3 decim
 static int printed(float x, int decimals) {
     char text[48];
     std::snprintf(text, sizeof text, "%.*f", decimals, double(x));
-    return int(nearest_long(std::strtod(text, nullptr) * POWERS_OF_TEN[decimals]));
+    return int(std::lround(std::strtod(text, nullptr) * POWERS_OF_TEN[decimals]));
 }
 
 // A count in units of its last decimal, back as a number to print: in_units(-42, 1) = -4.2.
@@ -119,11 +120,11 @@ static Figures learned_figures(const Params& trained, const std::vector<Example>
             g.adds[k][c] = printed(adds_to_score(trained, f, COLOUR_POS, token_id(COLOURS[c])), 1);
         float low = 1e30f, high = -1e30f;
         for (int j = 0; j < f.scores.cols; j++)
-            if (j != COLOUR_POS) low = min_number(low, f.scores(0, j)), high = max_number(high, f.scores(0, j));
+            if (j != COLOUR_POS) low = std::fmin(low, f.scores(0, j)), high = std::fmax(high, f.scores(0, j));
         g.other_low[k] = printed(low, 1), g.other_high[k] = printed(high, 1);
     }
     float low = trained.W_K.data[0], high = low;
-    for (float w : trained.W_K.data) low = min_number(low, w), high = max_number(high, w);
+    for (float w : trained.W_K.data) low = std::fmin(low, w), high = std::fmax(high, w);
     g.w_k_low = printed(low, 2), g.w_k_high = printed(high, 2);
     return g;
 }
@@ -488,8 +489,8 @@ static void seed_sweep(int seeds, float scale, float lr, int updates, const std:
         for (int j = 0; j < int(m.wear_row.size()); j++)
             if (m.wear_row[j] > m.wear_row[top]) top = j;
         std::string verdict;
-        if (absolute(m.training_loss - ln3) < STALL_BAND) verdict = "stalled near ln 3", stalled++;
-        else if (absolute(m.training_loss - two_thirds_ln2) < STALL_BAND) verdict = "stalled near 2/3 ln 2", half_stalled++;
+        if (std::fabs(m.training_loss - ln3) < STALL_BAND) verdict = "stalled near ln 3", stalled++;
+        else if (std::fabs(m.training_loss - two_thirds_ln2) < STALL_BAND) verdict = "stalled near 2/3 ln 2", half_stalled++;
         else if (m.validation_correct < 3) verdict = "not 3 of 3";
         else if (colours_elsewhere == 0) verdict = "3 of 3 via the colour", via_colour++;
         else if (colours_elsewhere == 1) verdict = formatted("3 of 3, %s by elimination", elsewhere.c_str()), by_elimination++;
@@ -529,8 +530,8 @@ static void time_training(int repetitions, uint64_t seed, float scale, float lr,
         double cpu = double(std::clock() - cpu_begin) / CLOCKS_PER_SEC;
         double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
         total += seconds;
-        best = min_number(best, seconds / per_batch);
-        best_cpu = min_number(best_cpu, cpu / per_batch);
+        best = std::fmin(best, seconds / per_batch);
+        best_cpu = std::fmin(best_cpu, cpu / per_batch);
     }
     // Wall time includes waiting for other programs on a busy machine; CPU time does not.
     const double pytorch = 0.3 * updates / 200.0;

@@ -20,11 +20,11 @@
 // on random sequences of random sizes, some with scores up to 1000: the softmax
 // must subtract each row's largest score before exp (softmax_rows does; a
 // softmax of your own must too). main prints the lesson.
+#include <cmath>
 #include <cstdio>
 #include <initializer_list>
 
 #include "attention109.hpp"
-#include "maths.hpp"  // absolute, max_number
 
 constexpr int DEC = 3;  // decoder positions: the queries
 
@@ -79,7 +79,7 @@ int main() {
         float sum = 0.0f;
         for (int j = 0; j < cross.weights.cols; j++) sum += cross.weights(i, j);
         std::printf(" %.3f", sum);
-        worst = max_number(worst, absolute(sum - 1.0f));
+        worst = std::fmax(worst, std::fabs(sum - 1.0f));
     }
     // No rows (the starter's empty weights) is not every row summing to 1.
     const bool has_rows = cross.weights.rows == decoder.rows && cross.weights.cols == encoder.rows;

@@ -22,11 +22,11 @@
 //
 // main then runs your attend_forward on what the trained model's first block looks up
 // for the chapter's sentence, and prints where its four heads look.
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
-#include "maths.hpp"  // absolute
 #include "../tiny_model.hpp"
 
 // Your attend_forward goes here. In the repository it is tiny_model.hpp's own,
@@ -64,7 +64,7 @@ int main() {
                 if (s > t) above_zero = above_zero && w == 0.0f;
                 sum += w;
             }
-            rows_one = rows_one && absolute(sum - 1.0f) < 1e-5f;
+            rows_one = rows_one && std::fabs(sum - 1.0f) < 1e-5f;
         }
     std::printf("Nothing above the diagonal: %s; every row adds up to 1: %s\n\n", above_zero ? "yes" : "no",
                 rows_one ? "yes" : "no");

@@ -47,7 +47,7 @@ static void hidden_weights(Test& t) {
         const int T = t.size(1, 10), d_k = t.size(1, 9);
         Matrix Q = t.matrix(T, d_k, -2.0f, 2.0f), K = t.matrix(T, d_k, -2.0f, 2.0f);
         if (round >= 6) {
-            const float s = float(square_root(200.0 * square_root(double(d_k))));
+            const float s = float(std::sqrt(200.0 * std::sqrt(double(d_k))));
             for (int i = 0; i < T; i++) Q(i, 0) = K(i, 0) = s;
         }
         Matrix A = causal_weights(Q, K);
@@ -76,7 +76,7 @@ static void weights_properties(Test& t) {
             std::vector<double> score(size_t(i + 1), 0.0);
             for (int j = 0; j <= i; j++) {
                 for (int c = 0; c < d_k; c++) score[size_t(j)] += double(Q(i, c)) * K(j, c);
-                score[size_t(j)] /= square_root(double(d_k));
+                score[size_t(j)] /= std::sqrt(double(d_k));
             }
             for (int j = 0; j < T; j++) {
                 t.expect(A(i, j) >= 0.0f, "weight (%d, %d) is negative (%g)", i, j, double(A(i, j)));

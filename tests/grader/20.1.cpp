@@ -53,7 +53,7 @@ static Matrix large_sequence(Test& t) {
     const int i = t.size(0, X.rows - 1);
     double length2 = 0;
     for (int k = 0; k < X.cols; k++) length2 += double(X(i, k)) * X(i, k);
-    const double factor = square_root(t.uniform(100.0f, 150.0f) / std::max(length2, 1e-6));
+    const double factor = std::sqrt(t.uniform(100.0f, 150.0f) / std::max(length2, 1e-6));
     for (int k = 0; k < X.cols; k++) X(i, k) = float(X(i, k) * factor);
     return X;
 }

@@ -1,6 +1,5 @@
 // tests/unit/maths_test.cpp: our exp, log and cos (common/maths.hpp) against the C
-// library's, measured in ulps (units in the last place of the true result);
-// and maths.hpp's stand-ins for the rest of <cmath>, which must match it bit for bit.
+// library's, measured in ulps (units in the last place of the true result).
 //
 //   maths_test               a stride through each range (a second or so)
 //   maths_test --exhaustive  every float for exp_f and log_f, 2^24 points for the rest
@@ -10,14 +9,11 @@
 // error (under one double ulp) is 2^-29 of a float ulp.
 #include <cmath>
 #include <cstring>
-#include <math.h>  // fminf, fmin, fmaxf, fmax: the C library's own
 #include <string>
 #include <thread>
-#include <vector>
 
 #include "check.hpp"
 #include "maths.hpp"
-#include "matrix.hpp"  // Rng
 
 static float float_from_bits(uint32_t b) {
     float f;
@@ -60,167 +56,6 @@ static double worst_float_ulps(uint32_t first, uint32_t last, uint32_t stride, F
     part(0);
     other.join();
     return worst[0] > worst[1] || worst[0] != worst[0] ? worst[0] : worst[1];
-}
-
-// ---------------------------------------------------------------------------
-// The <cmath> stand-ins, compared with the std:: functions bit for bit.
-
-template <class T>
-static bool same_bits(T a, T b) {
-    return std::memcmp(&a, &b, sizeof a) == 0;
-}
-
-// How often one stand-in differed from its std:: function, and the first argument where it did.
-struct Differences {
-    const char* name;
-    long count = 0;
-    double first_x = 0, first_y = 0;
-    void note(bool differs, double x, double y = 0) {
-        if (differs && count++ == 0) first_x = x, first_y = y;
-    }
-};
-
-struct Comparison {
-    long tried = 0, pairs = 0, other_zero = 0;  // other_zero: pairs (0, -0) where the C library gives the other zero
-    long library_wrong = 0;                      // values below a half that the C library's lround rounds away from 0
-    Differences sqrt{"square_root"}, fabs{"absolute"}, classify{"is_nan/is_infinite/is_finite"},
-        lround{"nearest_long"}, floor{"round_down"}, ceil{"round_up"}, fmin{"min_number"}, fmax{"max_number"};
-};
-
-// lround's result is unspecified past long's range (32 bits on Windows).
-const double LONG_RANGE = sizeof(long) >= 8 ? 9223372036854775808.0 : 2147483648.0;
-
-// One argument against std:: (read through volatile, so that the C library
-// answers, as it does in the programs, rather than the compiler's folding).
-template <class T>
-static void compare_one(T value, Comparison& c) {
-    const volatile T v = value;
-    const T x = v;
-    c.tried++;
-    c.sqrt.note(!same_bits(square_root(x), T(std::sqrt(x))), x);
-    c.fabs.note(!same_bits(absolute(x), T(std::fabs(x))), x);
-    c.classify.note(is_nan(x) != bool(std::isnan(x)) || is_infinite(x) != bool(std::isinf(x)) ||
-                        is_finite(x) != bool(std::isfinite(x)),
-                    x);
-    if (absolute(x) < LONG_RANGE) {
-        const long want = std::lround(x);
-        // Below a half the answer is 0; MinGW-w64's lround gives 1 for 0.49999999999999994.
-        if (absolute(x) < T(0.5) && want != 0) c.library_wrong++;
-        c.lround.note(nearest_long(x) != (absolute(x) < T(0.5) ? 0 : want), x);
-    }
-    c.floor.note(!same_bits(round_down(x), T(std::floor(x))), x);
-    c.ceil.note(!same_bits(round_up(x), T(std::ceil(x))), x);
-}
-
-// The C library's own fmin and fmax, called through a pointer: of 0 and -0, a
-// compiler's std::fmin may give either (clang++ expands it inline, g++ may swap
-// its operands), and the library is what the programs' results are held to.
-static float (*volatile library_fmin_f)(float, float) = fminf;
-static double (*volatile library_fmin_d)(double, double) = fmin;
-static float (*volatile library_fmax_f)(float, float) = fmaxf;
-static double (*volatile library_fmax_d)(double, double) = fmax;
-static float library_fmin(float x, float y) { return library_fmin_f(x, y); }
-static double library_fmin(double x, double y) { return library_fmin_d(x, y); }
-static float library_fmax(float x, float y) { return library_fmax_f(x, y); }
-static double library_fmax(double x, double y) { return library_fmax_d(x, y); }
-
-// Which of 0 and -0 the library gives differs between machines: glibc's on
-// x86-64 gives the second (minsd, maxsd), as ours does on every machine; elsewhere
-// those pairs are only counted.
-#if defined(__GLIBC__) && defined(__x86_64__)
-const bool ZEROS_AS_OURS = true;
-#else
-const bool ZEROS_AS_OURS = false;
-#endif
-
-template <class T>
-static void compare_pair(T first, T second, Comparison& c) {
-    const volatile T vx = first, vy = second;
-    const T x = vx, y = vy;
-    c.pairs++;
-    const T ours[2] = {min_number(x, y), max_number(x, y)}, library[2] = {library_fmin(x, y), library_fmax(x, y)};
-    Differences* differences[2] = {&c.fmin, &c.fmax};
-    for (int k = 0; k < 2; k++) {
-        if (!ZEROS_AS_OURS && x == 0 && y == 0 && ours[k] == library[k])
-            c.other_zero += !same_bits(ours[k], library[k]);
-        else
-            differences[k]->note(!same_bits(ours[k], library[k]), x, y);
-    }
-}
-
-// Arithmetic makes only quiet NaNs; a signalling one (random bits) is made quiet.
-static double quiet(double x) {
-    uint64_t b;
-    std::memcpy(&b, &x, sizeof b);
-    if (x != x) b |= 0x0008000000000000ull;
-    std::memcpy(&x, &b, sizeof x);
-    return x;
-}
-static float quiet(float x) {
-    uint32_t b = bits_of(x);
-    return x != x ? float_from_bits(b | 0x00400000u) : x;
-}
-
-// The special values of type T (zeros, subnormals, halves, the edges of
-// whole-number-only range, infinities, NaNs), each with both signs.
-template <class T>
-static std::vector<T> special_values() {
-    using L = std::numeric_limits<T>;
-    const T all_whole = T(1) / L::epsilon();  // 2^52 or 2^23
-    const T base[] = {T(0), L::denorm_min(), T(L::min() - L::denorm_min()), L::min(), T(1e-30), T(0.1), T(0.25),
-                      std::nextafter(T(0.5), T(0)), T(0.5), std::nextafter(T(0.5), T(1)), T(0.49999999999999994),
-                      T(0.75), T(1), T(1.5), T(2.5), T(3.5), T(3.7), T(1e6 + 0.5), all_whole - T(0.5),
-                      all_whole - 1, all_whole, all_whole + 1, all_whole + 2, 2 * all_whole, T(4611686018427387904.0),
-                      T(9223372036854775808.0) - 2 * T(1099511627776.0), T(1e30), L::max(), L::infinity(),
-                      L::quiet_NaN()};
-    std::vector<T> values;
-    for (T x : base) values.push_back(x), values.push_back(-x);
-    return values;
-}
-
-// Every stand-in on the special values (pairs of them for min and max) and on
-// `samples` random bit patterns and random quarters of every size.
-template <class T>
-static Comparison compare_with_cmath(int samples) {
-    Comparison c;
-    const std::vector<T> specials = special_values<T>();
-    for (T x : specials) {
-        compare_one(x, c);
-        for (T y : specials) compare_pair(x, y, c);
-    }
-    Rng rng(20250101);
-    for (int i = 0; i < samples; i++) {
-        const uint64_t bits = rng.next();
-        double d;
-        std::memcpy(&d, &bits, sizeof d);
-        const T any = sizeof(T) == 8 ? T(quiet(d)) : T(quiet(float_from_bits(uint32_t(bits))));
-        // A whole number of quarters, 0 to 2^62, so that halves come often at every size.
-        const T quarters = T(double(int64_t(rng.next()) >> (rng.below(62) + 1)) * 0.25);
-        compare_one(any, c);
-        compare_one(quarters, c);
-        compare_pair(any, quarters, c);
-        compare_pair(quarters, T(-quarters), c);
-        compare_pair(any, T(quiet(float_from_bits(uint32_t(rng.next())))), c);
-    }
-    return c;
-}
-
-static void report(const Comparison& c, const char* type) {
-    for (const Differences* d : {&c.sqrt, &c.fabs, &c.classify, &c.lround, &c.floor, &c.ceil, &c.fmin, &c.fmax}) {
-        const bool pair = d == &c.fmin || d == &c.fmax;
-        std::string what = std::string(d->name) + " (" + type + ") matches <cmath> bit for bit on " +
-                           std::to_string(pair ? c.pairs : c.tried) + (pair ? " pairs" : " values");
-        if (d->count) {
-            std::printf("%s: %ld differ, the first at %.17g", d->name, d->count, d->first_x);
-            if (pair) std::printf(", %.17g", d->first_y);
-            std::printf("\n");
-        }
-        check(d->count == 0, what.c_str());
-    }
-    if (c.library_wrong)
-        std::printf("lround %s: the C library here rounds %ld values below a half away from 0\n", type, c.library_wrong);
-    if (c.other_zero)
-        std::printf("(0, -0) %s: the C library here gives the other zero in %ld of them\n", type, c.other_zero);
 }
 
 int main(int argc, char** argv) {
@@ -278,13 +113,6 @@ int main(int argc, char** argv) {
     check(expd_worst <= 1.25, "exp_d is within 1.25 ulp");
     check(logd_worst <= 1.25, "log_d is within 1.25 ulp");
     check(cos_worst <= (long_double_is_wider ? 2.5e-16 : 1e-15), "cos_turns is within 2.5e-16 of cos(2 pi t)");
-
-    // The stand-ins for the rest of <cmath>.
-    const Comparison floats = compare_with_cmath<float>(samples), doubles = compare_with_cmath<double>(samples);
-    report(floats, "float");
-    report(doubles, "double");
-    std::printf("<cmath> stand-ins compared with std:: on %ld float and %ld double arguments\n",
-                floats.tried + floats.pairs, doubles.tried + doubles.pairs);
 
     // The edges every caller relies on.
     const float inf = std::numeric_limits<float>::infinity();

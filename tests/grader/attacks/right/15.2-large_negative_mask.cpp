@@ -10,7 +10,7 @@
 }
 //@ body causal_weights
     Matrix scores(Q.rows, K.rows);
-    const float scale = 1.0f / square_root(float(Q.cols));
+    const float scale = 1.0f / std::sqrt(float(Q.cols));
     for (int i = 0; i < Q.rows; i++)
         for (int j = 0; j < K.rows; j++) scores(i, j) = dot(Q.row(i), K.row(j), Q.cols) * scale;
     return softmax_rows(add_causal_mask(scores));

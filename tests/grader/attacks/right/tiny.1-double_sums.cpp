@@ -3,7 +3,7 @@
 // Rule: full
 // Why: attend with every dot product, exponential and sum in double, rounded to float at the end: more exact than the reference, so it must not lose points.
 //@ body attend_forward (today: attend)
-    const double scale = 1.0 / double(square_root(float(SIZE)));
+    const double scale = 1.0 / double(std::sqrt(float(SIZE)));
     for (int t = 0; t < T; t++)
         for (int h = 0; h < HEADS; h++) {
             std::vector<double> w(size_t(t) + 1);

@@ -2,4 +2,4 @@
 # Attack: wrong/sqrt_of_positions
 # Rule: below full
 # Why: the scores divided by sqrt(T), the number of positions, instead of sqrt(d_k): the same whenever T = d_k.
-s|square_root(float(Q.cols))|square_root(float(Q.rows))|
+s|std::sqrt(float(Q.cols))|std::sqrt(float(Q.rows))|

@@ -9,6 +9,6 @@
     for (size_t i = 0; i < params.size(); i++) {
         m[i] = BETA1 * m[i] + (1.0f - BETA1) * grads[i];
         v[i] = BETA2 * v[i] + (1.0f - BETA2) * grads[i] * grads[i];
-        params[i] -= lr * (m[i] / c1 + EPS) / square_root(v[i] / c2 + EPS * EPS);
+        params[i] -= lr * (m[i] / c1 + EPS) / std::sqrt(v[i] / c2 + EPS * EPS);
     }
 }

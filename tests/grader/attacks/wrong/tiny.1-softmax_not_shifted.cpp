@@ -3,7 +3,7 @@
 // Rule: below full
 // Why: exp of the raw scaled scores, without the row's largest subtracted: inf/nan for large lookups.
 //@ body attend_forward (today: attend)
-    const float scale = 1.0f / square_root(float(SIZE));
+    const float scale = 1.0f / std::sqrt(float(SIZE));
     for (int t = 0; t < T; t++)
         for (int h = 0; h < HEADS; h++) {
             float* row = weights + (h * T + t) * T;

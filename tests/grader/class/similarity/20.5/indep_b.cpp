@@ -19,12 +19,13 @@
 //     held fixed.
 // The grader checks it against central finite differences on random inputs of
 // random sizes; main prints the lesson.
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "attention109.hpp"
-#include "maths.hpp"  // absolute, max_number, FLOAT_INFINITY
+#include "maths.hpp"  // exp_d
 
 constexpr double H = 1e-4;          // finite-difference step, in double
 constexpr double TOLERANCE = 1e-2;  // largest relative error we accept
@@ -94,11 +95,11 @@ static double loss_in_double(const Matrix& X, const std::vector<double>& WQ, con
     }
     double loss = 0.0;
     for (int i = 0; i < SL; i++) {
-        double w[SL], biggest = -FLOAT_INFINITY, total = 0.0;
+        double w[SL], biggest = -INFINITY, total = 0.0;
         for (int j = 0; j < SL; j++) {
             w[j] = 0.0;
             for (int k = 0; k < DK; k++) w[j] += Q[i][k] * K[j][k];
-            biggest = max_number(biggest, w[j]);
+            biggest = std::fmax(biggest, w[j]);
         }
         for (int j = 0; j < SL; j++) total += (w[j] = exp_d(w[j] - biggest));
         for (int k = 0; k < DV; k++) {
@@ -154,9 +155,9 @@ int main() {
             wq[k * DM + m] = kept;
             double numeric = (up - down) / (2 * H);
             double analytic = d_WQ(k, m);
-            double scale = max_number(absolute(analytic), absolute(numeric));
-            double relative = scale > 0 ? absolute(analytic - numeric) / scale : 0.0;
-            worst = max_number(worst, relative);
+            double scale = std::fmax(std::fabs(analytic), std::fabs(numeric));
+            double relative = scale > 0 ? std::fabs(analytic - numeric) / scale : 0.0;
+            worst = std::fmax(worst, relative);
             std::printf("  W_Q[%d][%d]  %+.5f  %+.5f   %s\n", k, m, analytic, numeric,
                         relative_error_text(relative).c_str());
         }

@@ -19,10 +19,10 @@
 // gradient and 1 / sqrt(SIZE)). Only s <= t was scored: nothing flows to later letters.
 //
 // main then checks your gradient against finite differences on random lookups.
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
-#include "maths.hpp"  // absolute, max_number
 #include "../tiny_model.hpp"
 
 // Your attend_backward goes here. In the repository it is tiny_model.hpp's own,
@@ -33,7 +33,7 @@ static size_t key_at(int t, int h) { return query_at(t, h) + WIDTH; }
 static size_t value_at(int t, int h) { return query_at(t, h) + 2 * WIDTH; }
 
 void attend_backward(float* dlookups, const float* dfound, const float* weights, const float* lookups, int T) {
-    const double scale = 1.0 / square_root(double(SIZE));
+    const double scale = 1.0 / std::sqrt(double(SIZE));
     for (int t = 0; t < T; ++t) {
         for (int h = 0; h < HEADS; ++h) {
             const float* weight = &weights[(size_t(h) * T + t) * T];
@@ -100,13 +100,13 @@ int main() {
                 const double down = loss_of(lookups, direction);
                 lookups[at] = kept;
                 const double numeric = (up - down) / (2.0 * STEP);
-                biggest = max_number(biggest, absolute(numeric));
-                worst = max_number(worst, absolute(numeric - dlookups[at]));
+                biggest = std::fmax(biggest, std::fabs(numeric));
+                worst = std::fmax(worst, std::fabs(numeric - dlookups[at]));
             }
         std::printf("  %-7s  %18.3f  %s\n", parts[part], biggest, biggest > 0 && worst / biggest < TOLERANCE ? "yes" : "no");
     }
     float last_letter = 0.0f;  // the last letter's query is read by no one else, but its key and value are
-    for (int i = 0; i < 3 * WIDTH; i++) last_letter = max_number(last_letter, absolute(dlookups[size_t(LETTERS - 1) * 3 * WIDTH + i]));
+    for (int i = 0; i < 3 * WIDTH; i++) last_letter = std::fmax(last_letter, std::fabs(dlookups[size_t(LETTERS - 1) * 3 * WIDTH + i]));
     std::printf("\nThe last letter's largest gradient: %.3f (only its own row reads its key and value)\n", last_letter);
     return 0;
 }
