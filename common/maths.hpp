@@ -22,14 +22,6 @@
 #include <cstring>
 #include <limits>
 
-// Inlined wherever it is used: the vector versions (chapter_tiny/lanes.hpp) would
-// otherwise pass their vectors through memory on every call.
-#if defined(__GNUC__)
-#define ALWAYS_INLINE __attribute__((always_inline)) inline
-#else
-#define ALWAYS_INLINE inline
-#endif
-
 namespace maths_detail {
 
 // ln 2 split in two: LN2_HI has its low bits zero, so k * LN2_HI is exact.
@@ -53,7 +45,7 @@ inline double two_to(int k) {
 // double, or several vectors of doubles worked on together (chapter_tiny/lanes.hpp's
 // exp_lanes): the same operations in the same order, so the same bits.
 template <class D>
-ALWAYS_INLINE D exp_series(const D& r) {
+inline D exp_series(const D& r) {
     D p = r * (1.0 / 6227020800.0) + 1.0 / 479001600.0;  // 1/13!, 1/12!
     p = p * r + 1.0 / 39916800.0;
     p = p * r + 1.0 / 3628800.0;
