@@ -12,7 +12,8 @@
 
 #include "cli.hpp"
 #include "matrix.hpp"  // Matrix, dot, softmax
-#include "tiny_lookup_pictures.hpp"  // chart, bar, pair, lookup_svg, lookup_page, interactive, parse_query
+#include "keys.hpp"  // start_keys, read_key
+#include "tiny_lookup_pictures.hpp"  // chart, bar, pair, lookup_svg, lookup_page, show_screen, move_query, parse_query
 #include "tiny_pictures.hpp"  // picture_options, write_pictures
 
 constexpr int WORDS = 4;  // earlier words of the sentence
@@ -97,8 +98,13 @@ int main(int argc, char** argv) {
 
     float query[D] = {1.5f, -1.5f};  // toward "car": the word that fits "too small"
     if (given_query) parse_query(query_text, query);
-    if (live) interactive(arrows, query, report);
-    Style style{fancy_output()};
+    const Style style{fancy_output()};
+    if (live) {
+        start_keys("--interactive");  // the terminal is put back on every way out
+        do show_screen(chart(arrows, query, style) + "\n" + report(query, style));
+        while (move_query(read_key(), query));
+        return 0;
+    }
 
     // The dot product: pair by pair, then add.
     const float a[D] = {2.0f, 1.0f}, b[D] = {3.0f, 0.0f};

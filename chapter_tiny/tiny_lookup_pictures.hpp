@@ -1,7 +1,8 @@
 // chapter_tiny/tiny_lookup_pictures.hpp: how tiny_1_Soft_Lookup draws its
 // lookup: the arrows' chart and the bars in the terminal, the SVG picture, the
-// page where the query is dragged, --interactive, and reading --query X,Y. The
-// lookup itself (the words, keys, values and the softmax) is the lesson's.
+// page where the query is dragged, the screen and keys of --interactive, and
+// reading --query X,Y. The lookup itself (the words, keys, values and the
+// softmax) is the lesson's: it hands each drawing what it draws, and nothing here calls it.
 //
 // Every word's key and value has two numbers, so that it fits on a flat chart.
 #pragma once
@@ -257,6 +258,7 @@ inline std::string lookup_page(const WordArrows& words, const float query[2], co
         for (int w = 0; w < m.rows; w++) s += formatted("%s[%g, %g]", w ? ", " : "", m(w, 0), m(w, 1));
         return s + "]";
     };
+    const std::string svg = lookup_svg(words, query, weights, found);
     const std::string script =
         formatted("<script>\nconst keys = %s, values = %s;\nconst REACH = %g, PLANE = %g, TOP = %g, KEYS = %g, VALUES = %g, "
                   "BARS = %g, BAR = %g, STEP = %g;\nlet query = [%g, %g];\n%s",
@@ -267,36 +269,32 @@ inline std::string lookup_page(const WordArrows& words, const float query[2], co
                          "\"small\" over the left chart (press anywhere on it), or click the picture and use the arrow "
                          "keys; the bars show the share it reads from each word, and the right chart the values and "
                          "the mix it gets back.",
-                         formatted("<div id=\"demo\" tabindex=\"0\">\n%s</div>\n",
-                                   lookup_svg(words, query, weights, found).c_str()),
-                         script);
+                         formatted("<div id=\"demo\" tabindex=\"0\">\n%s</div>\n", svg.c_str()), script);
 }
 
 // ---------------------------------------------------------------------------
-// --interactive: one key at a time (keys.hpp), redrawn with ANSI codes: the
-// chart, then report(query), the lesson's table of what the query reads.
+// --interactive: one key at a time (keys.hpp, after start_keys). The lesson
+// shows each screen (the chart and its table), then moves the query by the key read.
+
+// The screen redrawn in place with ANSI codes, under a line that says which keys do what.
+inline void show_screen(const std::string& screen) {
+    const std::string top = "\x1b[?25l\x1b[H\x1b[2J"  // hide the cursor, home, clear
+                            "A soft lookup: arrow keys move the query, 0 puts it in the middle, q quits.\n\n";
+    std::fputs((top + screen).c_str(), stdout);
+    std::fflush(stdout);
+}
 
 inline float clamp(float v) { return v < -REACH ? -REACH : v > REACH ? REACH : v; }
 
-[[noreturn]] inline void interactive(const WordArrows& words, float query[2],
-                                     std::string (*report)(const float query[2], const Style& style)) {
-    start_keys("--interactive");  // the terminal is put back on every way out
-    Style style{fancy_output()};
-    for (;;) {
-        std::string screen = "\x1b[?25l\x1b[H\x1b[2J";  // hide the cursor, home, clear
-        screen += "A soft lookup: arrow keys move the query, 0 puts it in the middle, q quits.\n\n";
-        screen += chart(words, query, style) + "\n" + report(query, style);
-        std::fputs(screen.c_str(), stdout);
-        std::fflush(stdout);
-        int key = read_key();
-        if (key == KEY_END || key == 'q' || key == 'Q') break;
-        if (key == KEY_UP) query[1] = clamp(query[1] + STEP);
-        if (key == KEY_DOWN) query[1] = clamp(query[1] - STEP);
-        if (key == KEY_RIGHT) query[0] = clamp(query[0] + STEP);
-        if (key == KEY_LEFT) query[0] = clamp(query[0] - STEP);
-        if (key == '0') query[0] = query[1] = 0.0f;
-    }
-    std::exit(0);  // the terminal is put back here
+// The query moved by one key, within the chart; false for q or the end of input.
+inline bool move_query(int key, float query[2]) {
+    if (key == KEY_END || key == 'q' || key == 'Q') return false;
+    if (key == KEY_UP) query[1] = clamp(query[1] + STEP);
+    if (key == KEY_DOWN) query[1] = clamp(query[1] - STEP);
+    if (key == KEY_RIGHT) query[0] = clamp(query[0] + STEP);
+    if (key == KEY_LEFT) query[0] = clamp(query[0] - STEP);
+    if (key == '0') query[0] = query[1] = 0.0f;
+    return true;
 }
 
 // --query X,Y: two numbers, each within the chart.

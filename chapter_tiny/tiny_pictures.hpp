@@ -37,7 +37,7 @@ inline std::string group(const std::string& id, bool visible, const std::string&
 // One page: a title, a paragraph, the body (a picture), and its script. One
 // file, the SVG inline, plain JavaScript, no network.
 inline std::string html_document(const std::string& title, const std::string& intro, const std::string& body,
-                                               const std::string& script) {
+                                 const std::string& script) {
     const std::string heading = svg_escape(title);
     return formatted("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n<style>body { "
                      "font-family: sans-serif; margin: 2em; } #demo:focus { outline: 2px solid #92c5de; } #demo svg { "
