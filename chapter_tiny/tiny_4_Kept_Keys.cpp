@@ -21,7 +21,8 @@
 #include <vector>
 
 #include "cli.hpp"
-#include "tiny_model.hpp"       // the plain layers, one letter's row of each; sample_next; load_model, encode
+#include "tiny_checkpoint.hpp"  // load_model, encode
+#include "tiny_model.hpp"       // the plain layers, one letter's row of each; sample_next
 #include "tiny_model_path.hpp"  // model_option
 #include "tiny_writing_options.hpp"  // writing_options: tiny_generate's --prompt, --length, --temperature, --seed
 

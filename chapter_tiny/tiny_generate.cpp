@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "tiny_checkpoint.hpp"  // load_model, encode
 #include "tiny_model_fast.hpp"  // forward_fast, forward_last_fast: the same bits as forward, faster
 #include "tiny_model_path.hpp"  // model_option
 #include "tiny_writing_options.hpp"  // writing_options: --prompt, --length, --temperature, --seed

@@ -1,7 +1,8 @@
 // chapter_tiny/tiny_model.hpp: the tiny Shakespeare transformer of "Paying attention",
 // forward and backward in plain loops: the chapter's code.
 //
-// What a program that uses the model needs:
+// What a program that uses the model needs (load_model, encode and parse_model
+// are tiny_checkpoint.hpp's, which includes this header):
 //
 //   TinyModel model = load_model("chapter_tiny/shakespeare.tiny");  // bad file: one line, exit 2
 //   std::vector<int> ids = encode(model, "The bag");                 // unknown character: exit 2
@@ -19,8 +20,8 @@
 // Laid out as llm.c's train_gpt2.c: the layers, each a `<layer>_forward` /
 // `<layer>_backward` pair with its shapes; the model (all knobs in one flat
 // block, the gradients in a block of the same shape, the activations in one
-// tape); the sampler; then tiny_checkpoint.hpp, the checkpoint file and the
-// vocabulary. T is the number of letters read.
+// tape); the sampler. The checkpoint file and the vocabulary are
+// tiny_checkpoint.hpp's. T is the number of letters read.
 // All arithmetic is float, in loops of fixed order, so results are the same
 // with every compiler and at every optimisation level. The trainer runs faster
 // versions of these loops (tiny_model_fast.hpp), which give the same bits.
@@ -595,6 +596,3 @@ inline int sample_next(const float* logits, int V, float temperature, Rng& rng) 
     return V - 1;  // u fell past a running sum rounded just below 1
 }
 // END SOLUTION
-
-// The checkpoint file (load_model, save_model, parse_model) and the letters as ids (encode, decode).
-#include "tiny_checkpoint.hpp"

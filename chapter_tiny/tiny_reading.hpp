@@ -17,6 +17,7 @@
 #include "cli.hpp"
 #include "matrix.hpp"
 #include "plot.hpp"  // svg_open, add_text, add_rect, add_line, add_path, svg_colour, heat_colour
+#include "tiny_checkpoint.hpp"  // load_model, encode
 #include "tiny_model.hpp"
 #include "tiny_model_path.hpp"  // MODEL_FILE
 #include "tiny_pictures.hpp"  // PictureFiles, picture_options, write_pictures, html_document

@@ -18,6 +18,7 @@
 
 #include "maths.hpp"  // cos_turns, power
 #include "team.hpp"
+#include "tiny_checkpoint.hpp"  // model_bytes, parse_model, save_model
 #include "tiny_model_fast.hpp"  // forward_fast, backward_fast: the chapter's passes, faster
 
 // ===========================================================================

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "../tiny_checkpoint.hpp"  // load_model, encode
 #include "../tiny_model.hpp"
 
 // Your attend_forward goes here. In the repository it is tiny_model.hpp's own,

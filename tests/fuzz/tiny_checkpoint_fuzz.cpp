@@ -1,4 +1,4 @@
-// libFuzzer target: the tiny model's binary checkpoint reader (chapter_tiny/tiny_model.hpp).
+// libFuzzer target: the tiny model's binary checkpoint reader (chapter_tiny/tiny_checkpoint.hpp).
 // A checkpoint the reader accepts must write back to the same bytes, and the
 // model must run over a few letters without any sanitizer report.
 #include <cstddef>
@@ -6,7 +6,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "tiny_model.hpp"
+#include "tiny_checkpoint.hpp"  // parse_model, model_bytes
+#include "tiny_model.hpp"       // forward
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string bytes(reinterpret_cast<const char*>(data), size);

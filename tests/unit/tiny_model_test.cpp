@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../../chapter_tiny/tiny_checkpoint.hpp"
 #include "../../chapter_tiny/tiny_model.hpp"
 #include "check.hpp"
 
