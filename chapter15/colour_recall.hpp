@@ -283,43 +283,43 @@ inline void backward(const Params& p, const std::vector<int>& tokens, const Forw
 // bias correction. Each parameter gets its own step size from the running
 // mean (m) and mean square (v) of its gradients.
 
+constexpr float BETA1 = 0.9f, BETA2 = 0.999f, EPS = 1e-8f;
+
+// One Adam update of params from grads, whose running means m and v are zero
+// before step 1, as torch.optim.Adam computes it: the step size and the root
+// of v each divided by their own bias correction. (Exercise 15.4 is to write
+// it: its handout declares it here.)
 // BEGIN SOLUTION exercise 15.4: adam_step, which you write in ex4_Adam_Step.cpp (Adam's update uses it)
 // STUB: void adam_step(std::vector<float>& params, const std::vector<float>& grads, std::vector<float>& m,
 // STUB:                std::vector<float>& v, int step, float lr);
+inline void adam_step(std::vector<float>& params, const std::vector<float>& grads, std::vector<float>& m,
+                      std::vector<float>& v, int step, float lr) {
+    const float correction1 = float(1.0 - power(double(BETA1), step));  // 1 - beta1^step
+    const float correction2 = float(1.0 - power(double(BETA2), step));  // 1 - beta2^step
+    const float step_size = lr / correction1;
+    const float root_correction2 = std::sqrt(correction2);
+    for (size_t i = 0; i < params.size(); i++) {
+        m[i] = BETA1 * m[i] + (1.0f - BETA1) * grads[i];
+        v[i] = BETA2 * v[i] + (1.0f - BETA2) * grads[i] * grads[i];
+        const float denominator = std::sqrt(v[i]) / root_correction2 + EPS;
+        params[i] -= step_size * m[i] / denominator;
+    }
+}
 // END SOLUTION
+
+// The optimiser of the training loop: one adam_step per block of parameters.
 struct Adam {
     float lr;
-    float beta1 = 0.9f, beta2 = 0.999f, eps = 1e-8f;
     int step = 0;
     Params m, v;  // same shapes as the parameters, zero at the start
 
     Adam(float learning_rate, int vocab = VOCAB) : lr(learning_rate), m(vocab), v(vocab) {}
 
     void update(Params& p, const Params& grad) {
-        // BEGIN SOLUTION exercise 15.4: one Adam update, your adam_step on each block
-        // STUB: step++;
-        // STUB: std::vector<Matrix*> P = p.blocks(), M = m.blocks(), S = v.blocks();
-        // STUB: std::vector<const Matrix*> G = grad.blocks();
-        // STUB: for (size_t b = 0; b < P.size(); b++)
-        // STUB:     adam_step(P[b]->data, G[b]->data, M[b]->data, S[b]->data, step, lr);
         step++;
-        const float correction1 = float(1.0 - power(double(beta1), step));
-        const float correction2 = float(1.0 - power(double(beta2), step));
-        const float step_size = lr / correction1;
-        const float root_correction2 = std::sqrt(correction2);
         std::vector<Matrix*> P = p.blocks(), M = m.blocks(), S = v.blocks();
         std::vector<const Matrix*> G = grad.blocks();
-        for (size_t b = 0; b < P.size(); b++)
-            for (size_t i = 0; i < P[b]->data.size(); i++) {
-                float g = G[b]->data[i];
-                float& mean = M[b]->data[i];
-                float& square = S[b]->data[i];
-                mean = beta1 * mean + (1.0f - beta1) * g;
-                square = beta2 * square + (1.0f - beta2) * g * g;
-                float denominator = std::sqrt(square) / root_correction2 + eps;
-                P[b]->data[i] -= step_size * mean / denominator;
-            }
-        // END SOLUTION
+        for (size_t b = 0; b < P.size(); b++) adam_step(P[b]->data, G[b]->data, M[b]->data, S[b]->data, step, lr);
     }
 };
 

@@ -17,29 +17,25 @@
 // the square root of the corrected mean square plus eps, times lr. PyTorch's
 // documentation of torch.optim.Adam writes the same algorithm out.
 //
+// colour_recall.hpp gives BETA1, BETA2 and EPS, and its Adam runs your
+// adam_step on each block of the model's parameters (exercise 15.5 trains with it).
+//
 // main then shows what makes Adam different from plain gradient descent, using
 // your adam_step.
 #include <cmath>
 #include <cstdio>
 #include <vector>
 
+#include "../colour_recall.hpp"
 
-constexpr float BETA1 = 0.9f, BETA2 = 0.999f, EPS = 1e-8f;  // PyTorch's defaults
-
-void adam_step(std::vector<float>& params, const std::vector<float>& grads, std::vector<float>& m,
-               std::vector<float>& v, int step, float lr) {
-    // BEGIN SOLUTION
-    // STUB: (void)params, (void)grads, (void)m, (void)v, (void)step, (void)lr;
-    double power1 = 1.0, power2 = 1.0;  // beta1^step and beta2^step
-    for (int i = 0; i < step; i++) power1 *= double(BETA1), power2 *= double(BETA2);
-    const float correction1 = float(1.0 - power1), correction2 = float(1.0 - power2);
-    for (size_t i = 0; i < params.size(); i++) {
-        m[i] = BETA1 * m[i] + (1.0f - BETA1) * grads[i];
-        v[i] = BETA2 * v[i] + (1.0f - BETA2) * grads[i] * grads[i];
-        params[i] -= lr * (m[i] / correction1) / (std::sqrt(v[i] / correction2) + EPS);
-    }
-    // END SOLUTION
-}
+// Your adam_step goes here. In the repository it is colour_recall.hpp's own, which
+// this file then uses; in the handout the header only declares it.
+// BEGIN SOLUTION: write adam_step (the statement above says what it does)
+// STUB: void adam_step(std::vector<float>& params, const std::vector<float>& grads, std::vector<float>& m,
+// STUB:                std::vector<float>& v, int step, float lr) {
+// STUB:     (void)params, (void)grads, (void)m, (void)v, (void)step, (void)lr;
+// STUB: }
+// END SOLUTION
 
 // ---------------------------------------------------------------------------
 // The lesson

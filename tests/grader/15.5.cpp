@@ -6,7 +6,7 @@
 // The functions the student writes: the tests call them in the student's process.
 #define STUDENT_FUNCTIONS(X) X(train)
 GRADER_FIELDS(Params, embeddings, W_Q, W_K, W_V, W_out, bias)
-GRADER_FIELDS(Adam, lr, beta1, beta2, eps, step, m, v)
+GRADER_FIELDS(Adam, lr, step, m, v)
 GRADER_FIELDS(Example, text, tokens, target)
 template <>
 struct grader::Blank<Adam> {  // Adam has no default constructor
