@@ -16,12 +16,13 @@
 //                                                  // e.g. zero it to leave the position table out
 //   parse_model(bytes, model)                      // "" or what is wrong with a checkpoint in memory
 //   backward(model, tape, ids, targets, scale, grads, scratch)  // the gradient of the loss
+//   adamw_step(model, grads, clip, adam, lr, decay, step, 0, model.knobs.size())  // one training step
 //
 // Laid out as llm.c's train_gpt2.c: the layers, each a `<layer>_forward` /
 // `<layer>_backward` pair with its shapes; the model (all knobs in one flat
 // block, the gradients in a block of the same shape, the activations in one
-// tape); the sampler. The checkpoint file and the vocabulary are
-// tiny_checkpoint.hpp's. T is the number of letters read.
+// tape); the optimiser, AdamW; the sampler. The checkpoint file and the
+// vocabulary are tiny_checkpoint.hpp's. T is the number of letters read.
 // All arithmetic is float, in loops of fixed order, so results are the same
 // with every compiler and at every optimisation level. The trainer runs faster
 // versions of these loops (tiny_model_fast.hpp), which give the same bits.
@@ -32,7 +33,7 @@
 #include <string>
 #include <vector>
 
-#include "maths.hpp"   // exp_f, log_f
+#include "maths.hpp"   // exp_f, log_f, power
 #include "matrix.hpp"  // softmax, Rng
 
 constexpr int WIDTH = 32;              // W: the numbers that stand for one letter
@@ -560,6 +561,32 @@ inline void backward(const TinyModel& model, const Tape& tape, const int* ids, c
                    tape.last.rstd, k.final_gain, T);
     for (int b = BLOCKS - 1; b >= 0; b--) block_backward(k.block[b], g.block[b], tape.block[b], s.dnotebooks, s, T);
     embed_backward(g.token, g.position, s.dnotebooks, ids, T);
+}
+
+// ===========================================================================
+// Optimiser: AdamW, as tiny_train runs it, one loop over the flat block of knobs.
+// Chapter 15's Adam (colour_recall.hpp) plus weight decay, with beta2 0.99 and each moment divided by its correction.
+
+constexpr float ADAM_BETA1 = 0.9f, ADAM_BETA2 = 0.99f, ADAM_EPSILON = 1e-8f;
+
+struct AdamW {
+    std::vector<float> m, v;  // running mean of the gradient and of its square, one per knob, zero at the start
+};
+
+// Update `step` (counted from 0) of knobs first .. last-1 (the trainer shares
+// them out among threads), from grads times clip: each knob's own Adam step,
+// plus decay times the knob itself, times lr.
+inline void adamw_step(TinyModel& model, const std::vector<float>& grads, float clip, AdamW& adam, float lr,
+                       float decay, long step, size_t first, size_t last) {
+    const float correct1 = float(1.0 - power(double(ADAM_BETA1), step + 1));
+    const float correct2 = float(1.0 - power(double(ADAM_BETA2), step + 1));
+    for (size_t i = first; i < last; i++) {
+        const float g = grads[i] * clip;
+        adam.m[i] = ADAM_BETA1 * adam.m[i] + (1.0f - ADAM_BETA1) * g;
+        adam.v[i] = ADAM_BETA2 * adam.v[i] + (1.0f - ADAM_BETA2) * g * g;
+        const float step_size = (adam.m[i] / correct1) / (std::sqrt(adam.v[i] / correct2) + ADAM_EPSILON);
+        model.knobs[i] -= lr * (step_size + decay * model.knobs[i]);
+    }
 }
 
 // ===========================================================================

@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "maths.hpp"  // cos_turns, power
+#include "maths.hpp"  // cos_turns
 #include "team.hpp"
 #include "tiny_checkpoint.hpp"  // model_bytes, parse_model, save_model
 #include "tiny_model_fast.hpp"  // forward_fast, backward_fast: the chapter's passes, faster
@@ -30,7 +30,6 @@ struct Settings {
     double lr, weight_decay, clip;
 };
 
-constexpr float BETA1 = 0.9f, BETA2 = 0.99f, ADAM_EPSILON = 1e-8f;
 constexpr double FINAL_LR_FRACTION = 0.1;  // the cosine ends at 10% of the peak
 
 // Warm up linearly, then follow a cosine down to FINAL_LR_FRACTION of the peak.
@@ -180,34 +179,21 @@ static float validation_loss(const TinyModel& model, const Text& text, long coun
 }
 
 // ===========================================================================
-// AdamW: one loop over the flat block of knobs.
-
-struct Adam {
-    std::vector<float> m, v;  // running mean of the gradient and of its square
-};
+// One update: the gradient clipped, then tiny_model.hpp's adamw_step.
 
 // Each knob's update depends on that knob alone, so the team shares them out in
 // contiguous parts; the gradient's norm is one sum, in order, before that.
-static void adamw_update(TinyModel& model, std::vector<float>& grads, Adam& adam, const Settings& s, long step,
+static void adamw_update(TinyModel& model, const std::vector<float>& grads, AdamW& adam, const Settings& s, long step,
                          Team& team) {
     double norm2 = 0.0;
     for (float g : grads) norm2 += double(g) * g;
     const double norm = std::sqrt(norm2);
     const float clip = norm > s.clip ? float(s.clip / norm) : 1.0f;
-    const float lr = learning_rate(s, step);
-    const float correct1 = float(1.0 - power(double(BETA1), step + 1));
-    const float correct2 = float(1.0 - power(double(BETA2), step + 1));
-    const float decay = float(s.weight_decay);
+    const float lr = learning_rate(s, step), decay = float(s.weight_decay);
     const size_t P = model.knobs.size();
     const long parts = team.size();
     team.run(parts, [&](int, long part) {
-        for (size_t i = P * part / parts; i < P * (part + 1) / parts; i++) {
-            const float g = grads[i] * clip;
-            adam.m[i] = BETA1 * adam.m[i] + (1.0f - BETA1) * g;
-            adam.v[i] = BETA2 * adam.v[i] + (1.0f - BETA2) * g * g;
-            const float step_size = (adam.m[i] / correct1) / (std::sqrt(adam.v[i] / correct2) + ADAM_EPSILON);
-            model.knobs[i] -= lr * (step_size + decay * model.knobs[i]);
-        }
+        adamw_step(model, grads, clip, adam, lr, decay, step, P * part / parts, P * (part + 1) / parts);
     });
 }
 
@@ -216,7 +202,7 @@ static void adamw_update(TinyModel& model, std::vector<float>& grads, Adam& adam
 // continue exactly as if it had never stopped. Binary, little-endian:
 // "TSTA", uint32 version 1, uint64 next step, the settings that change the
 // knobs, the text's length and hash, the progress line's running loss, the
-// checkpoint's length and bytes, then Adam's m and v as float32.
+// checkpoint's length and bytes, then AdamW's m and v as float32.
 
 constexpr uint32_t STATE_VERSION = 1;
 
@@ -230,7 +216,7 @@ static void put_f64(std::string& b, double x) {
     put_u64(b, bits);
 }
 
-static void save_state(const std::string& path, const TinyModel& model, const Adam& adam, const Settings& s,
+static void save_state(const std::string& path, const TinyModel& model, const AdamW& adam, const Settings& s,
                        const Text& text, long next_step, float loss_sum_since_print, long steps_since_print) {
     std::string b = "TSTA";
     put_u32(b, STATE_VERSION);
@@ -274,7 +260,7 @@ struct Reader {  // reads a state file front to back, failing cleanly if it ends
     }
 };
 
-static long load_state(const std::string& path, TinyModel& model, Adam& adam, Settings& s, const Text& text,
+static long load_state(const std::string& path, TinyModel& model, AdamW& adam, Settings& s, const Text& text,
                        float& loss_sum_since_print, long& steps_since_print) {
     std::string bytes = read_file(path);
     if (bytes.size() < 8 || bytes.compare(0, 4, "TSTA") != 0) fail("'" + path + "' is not a tiny_train state file");
@@ -384,7 +370,7 @@ int main(int argc, char** argv) {
     Text text = read_text(text_path);
     const std::string state_path = out + ".state";
     TinyModel model;
-    Adam adam;
+    AdamW adam;
     long step = 0, steps_since_print = 0;
     float loss_since_print = 0.0f;
     if (resume) {
