@@ -34,7 +34,7 @@ inline void append_formatted_list(std::string& out, const char* format, std::va_
     va_end(again);
 }
 
-// Like printf, into a string: a message reads as the line it prints.
+// Like printf, into a string.
 // (MinGW-w64's C library is the ANSI one here, so its formats are GNU's: %zu.)
 #if defined(__MINGW32__)
 [[gnu::format(gnu_printf, 1, 2)]]
