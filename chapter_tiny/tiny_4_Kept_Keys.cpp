@@ -22,7 +22,7 @@
 
 #include "cli.hpp"
 #include "tiny_checkpoint.hpp"  // load_model, encode
-#include "tiny_model.hpp"       // the plain layers, one letter's row of each; sample_next
+#include "tiny_model.hpp"       // the plain layers, one letter's row of each; attend_cached; sample_next
 #include "tiny_model_path.hpp"  // model_option
 #include "tiny_writing_options.hpp"  // writing_options: tiny_generate's --prompt, --length, --temperature, --seed
 
@@ -35,41 +35,6 @@ struct KeptKeys {
     float keys[BLOCKS][SEATS * WIDTH];    // (SEATS,W) a block's keys, one row per seat, the 4 heads' side by side
     float values[BLOCKS][SEATS * WIDTH];  // (SEATS,W) a block's values, the same way
 };
-
-// ---------------------------------------------------------------------------
-// Attention for one new letter: row T-1 of attend_forward, from what was kept
-
-// found (W) for the newest of T letters. query (W): its query, the 4 heads'
-// side by side; keys, values (T,W): the kept ones of letters 0 .. T-1, its own
-// last. Each head scores its 8 query numbers against each key's 8, times
-// 1/sqrt(8); softmax; adds up the values with those weights. The same float
-// operations in the same order as attend_forward's row for that letter.
-void attend_cached(float* found, const float* query, const float* keys, const float* values, int T) {
-    const float scale = 1.0f / std::sqrt(float(SIZE));
-    for (int h = 0; h < HEADS; h++) {
-        float weights[SEATS];  // (T) this head's scores, then its weights
-        for (int s = 0; s < T; s++) {
-            const float* key = keys + s * WIDTH + h * SIZE;
-            float dot = 0.0f;
-            for (int i = 0; i < SIZE; i++) dot += query[h * SIZE + i] * key[i];
-            weights[s] = dot * scale;
-        }
-        float biggest = weights[0];  // subtracted before exp, so that no score overflows it
-        for (int s = 1; s < T; s++) biggest = std::max(biggest, weights[s]);
-        float total = 0.0f;
-        for (int s = 0; s < T; s++) {
-            weights[s] = exp_f(weights[s] - biggest);
-            total += weights[s];
-        }
-        float mix[SIZE] = {};  // the values, each times its weight
-        for (int s = 0; s < T; s++) {
-            weights[s] /= total;
-            const float* value = values + s * WIDTH + h * SIZE;
-            for (int i = 0; i < SIZE; i++) mix[i] += weights[s] * value[i];
-        }
-        for (int i = 0; i < SIZE; i++) found[h * SIZE + i] = mix[i];
-    }
-}
 
 // ---------------------------------------------------------------------------
 // One letter through the model, as block_forward takes one row of it
@@ -99,6 +64,7 @@ static long read_letter(const TinyModel& model, KeptKeys& cache, int id, float* 
         std::copy(lookups + WIDTH, lookups + 2 * WIDTH, cache.keys[b] + t * WIDTH);  // kept for every later letter
         std::copy(lookups + 2 * WIDTH, lookups + 3 * WIDTH, cache.values[b] + t * WIDTH);
         float found[WIDTH];  // (W) what the 4 heads read
+        // attend_forward's row t, from the kept keys and values (tiny_model.hpp; exercise tiny.5)
         attend_cached(found, lookups, cache.keys[b], cache.values[b], t + 1);
         multiply_adds += 2 * WIDTH * (t + 1);  // each head, for each of t+1 letters: 8 for the score, 8 for the value
         float middle[WIDTH];  // (W) middle = notebook + found · write

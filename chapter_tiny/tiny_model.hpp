@@ -196,6 +196,40 @@ inline void attend_forward(float* found, float* weights, const float* lookups, i
 }
 // END SOLUTION
 
+// attend for one new letter, from a key/value cache (tiny_4_Kept_Keys): row T-1 of
+// attend_forward. found (W) for the newest of T letters; query (W) its query, the
+// 4 heads' side by side; keys, values (T,W) the kept ones of letters 0 .. T-1, its
+// own last. The same float operations in the same order as attend_forward's row.
+// BEGIN SOLUTION exercise tiny.5: attend_cached, which you write in ex5_Kept_Keys.cpp
+// STUB: void attend_cached(float* found, const float* query, const float* keys, const float* values, int T);
+inline void attend_cached(float* found, const float* query, const float* keys, const float* values, int T) {
+    const float scale = 1.0f / std::sqrt(float(SIZE));
+    for (int h = 0; h < HEADS; h++) {
+        float weights[SEATS];  // (T) this head's scores, then its weights
+        for (int s = 0; s < T; s++) {
+            const float* key = keys + s * WIDTH + h * SIZE;
+            float dot = 0.0f;
+            for (int i = 0; i < SIZE; i++) dot += query[h * SIZE + i] * key[i];
+            weights[s] = dot * scale;
+        }
+        float biggest = weights[0];  // subtracted before exp, so that no score overflows it
+        for (int s = 1; s < T; s++) biggest = std::max(biggest, weights[s]);
+        float total = 0.0f;
+        for (int s = 0; s < T; s++) {
+            weights[s] = exp_f(weights[s] - biggest);
+            total += weights[s];
+        }
+        float mix[SIZE] = {};  // the values, each times its weight
+        for (int s = 0; s < T; s++) {
+            weights[s] /= total;
+            const float* value = values + s * WIDTH + h * SIZE;
+            for (int i = 0; i < SIZE; i++) mix[i] += weights[s] * value[i];
+        }
+        for (int i = 0; i < SIZE; i++) found[h * SIZE + i] = mix[i];
+    }
+}
+// END SOLUTION
+
 // dlookups (T,3W) += what the loss says about each query, key and value, from dfound (T,W).
 // BEGIN SOLUTION exercise tiny.2: attend's backward pass, which you write in ex2_Attend_Backward.cpp
 // STUB: void attend_backward(float* dlookups, const float* dfound, const float* weights, const float* lookups,
