@@ -2,9 +2,7 @@
 # build/, mirroring the folders. Adding a lesson needs no line here.
 #   make run       build and run every lesson in book order
 #   make test      build, run and check everything; ends with "N passed, M failed"
-#   make cross     the same tests built for Windows (run under Wine) and for ARM (under qemu)
-#   make web       every lesson as a web page that runs it, in build/web/ (needs emscripten)
-#   make help      every target
+#   make help      every target, with those of the included files
 
 CXX      ?= g++
 # OPT: the lessons, the exercises and the tests. -Og is the optimisation GCC
@@ -47,8 +45,7 @@ PROGRAMS := $(patsubst %.cpp,$(BUILD)/%$(EXE),$(SOURCES))
 TESTSRC  := $(sort $(wildcard tests/unit/*.cpp))
 TESTBINS := $(patsubst %.cpp,$(BUILD)/%$(EXE),$(TESTSRC))
 
-.PHONY: FORCE all run test golden sanitize matrix cross web bench compile-times exhaustive fuzz data book train-tiny seed-study clean help \
-        check-exercise handout exercises check-exercises-all gradescope grade-class
+.PHONY: FORCE all run test golden clean help
 .DEFAULT_GOAL := all
 
 # tiny_train's fast build: the same source with AVX2 (eight floats per
@@ -171,136 +168,20 @@ test: $(TINY) $(filter-out $(TINY) $(CH15),$(BAD_INPUT_PROGRAMS)) $(TESTBINS) $(
 golden: all
 	@bash tests/run_tests.sh $(BUILD) --golden
 
-sanitize:
-	@$(MAKE) --no-print-directory test BUILD=build/sanitize OPT="-O1 -g" \
-	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-
-# The same goldens must pass with both compilers at -O0 and -O2 (make test
-# itself is at -Og), and with clang++ on LLVM's own standard library, libc++, as on a Mac.
-matrix:
-	@set -e; for cxx in g++ clang++ "clang++ -stdlib=libc++"; do for opt in -O0 -O2; do \
-	  echo "== $$cxx $$opt"; \
-	  $(MAKE) --no-print-directory test WERROR=-Werror CXX="$$cxx" OPT=$$opt BUILD="build/$$(echo $$cxx | tr -d ' =')$$opt"; \
-	done; done
-
-# The same tests built for Windows with MinGW-w64 and run under Wine, and built
-# static for 64-bit ARM (a Raspberry Pi) and run under qemu-aarch64; outside
-# make test, since they need those packages (.ci/run installs them).
-cross:
-	@bash tests/cross.sh
-
-# Every lesson, listing, demo and study as a page that runs it in the browser,
-# compiled by emscripten (tests/web/web.mk); outside make test, like make cross.
-# The native programs come first: each page's options are read from their --help.
-WEB_PROGRAMS := $(filter-out $(BUILD)/chapter_tiny/tiny_train$(EXE),$(filter-out %/exercises/%,$(PROGRAMS)))
-web: $(WEB_PROGRAMS)
-	@command -v $(or $(EMXX),em++) > /dev/null || { echo "make web needs emscripten's em++ (Debian: apt-get install emscripten)"; exit 1; }
-	@$(MAKE) --no-print-directory -f tests/web/web.mk BUILD=$(BUILD)
-
-# What the book says about each program's output beside what it prints.
-book: all
-	@bash tests/book.sh $(BUILD)
-
-# AB=path/to/other/tiny_train: that trainer against this one, alternating (tests/bench/bench_tiny.sh).
-bench: all $(BUILD)/tests/bench/peak
-	@AB="$(AB)" bash tests/bench/bench.sh $(BUILD)
-
-# CPU seconds to compile each program alone (a lesson should take at most 2 s): REPEAT=3 for the best of 3.
-REPEAT ?= 1
-compile-times:
-	@CXX="$(CXX)" OPT="$(OPT)" TIMED="$(TIMED)" TIMED_OPT="$(TIMED_OPT)" bash tests/bench/compile_times.sh $(REPEAT)
-
-# Every float through exp_lanes, as tiny_train's fast build has it (FAST) and as
-# the other programs do, at TIMED_OPT: about a minute each (.ci/run runs it; make
-# test tries 1 float in 509).
-exhaustive: OPT = $(TIMED_OPT)
-exhaustive:
-	@mkdir -p $(BUILD)/exhaustive
-	$(CXX) $(CXXFLAGS) -Itests/unit tests/unit/lanes_test.cpp -o $(BUILD)/exhaustive/lanes_test$(EXE) $(LDLIBS)
-	$(RUN) $(BUILD)/exhaustive/lanes_test$(EXE) --exhaustive
-	$(if $(FAST),$(CXX) $(CXXFLAGS) $(FAST) -Itests/unit tests/unit/lanes_test.cpp -o $(BUILD)/exhaustive/lanes_test_fast$(EXE) $(LDLIBS))
-	$(if $(FAST),$(RUN) $(BUILD)/exhaustive/lanes_test_fast$(EXE) --exhaustive)
-
-# libFuzzer on the file loaders, FUZZ_SECONDS each (needs clang++); outside make test.
-FUZZ_SECONDS ?= 60
-fuzz:
-	@bash tests/fuzz/run.sh $(FUZZ_SECONDS)
-
-# Exercises (tests/grader/README.md):
-#   make check-exercise EX=20.3 SRC=student.cpp   grade one file (SEED=N replays, RESULTS=results.json)
-#   make handout [OUT=dir]                        the starters, statements and headers (default handout/)
-#   make exercises DIR=folder                     grade every exercise file in a folder
-#   make check-exercises-all                      every exercise's grader checks (.ci/run runs it)
-#   make gradescope EX=20.3 [OUT=dir]             the autograder zip to upload to Gradescope
-#   make grade-class DIR=export [OUT=grades]      a class's export graded: grades.csv, reports, copies flagged
-# GNU make exits 2 whenever a recipe fails, so the grader's own status (0 full
-# marks, 1 below, 2 a usage mistake) is printed here; scripts run grade.sh itself.
-check-exercise:
-	@CXX="$(CXX)" CXXFLAGS="$(CXXFLAGS)" bash tests/grader/grade.sh "$(EX)" "$(SRC)"; status=$$?; \
-	if [ $$status -ne 0 ]; then echo "check-exercise: the grader's status is $$status ($$( [ $$status -eq 1 ] && \
-	echo 'below full marks' || echo 'a usage mistake')); make reports its own 2 (for 0/1/2 run bash tests/grader/grade.sh)" >&2; fi; \
-	exit $$status
-
-handout:
-	@bash tests/grader/handout.sh "$(or $(OUT),handout)" $(EX)
-
-exercises:
-	@CXX="$(CXX)" CXXFLAGS="$(CXXFLAGS)" bash tests/grader/exercises.sh "$(DIR)"
-
-grade-class:
-	@CXX="$(CXX)" CXXFLAGS="$(CXXFLAGS)" SEED="$(SEED)" JOBS="$(JOBS)" SANDBOX="$(SANDBOX)" \
-	  bash tests/grader/grade_class.sh "$(DIR)" "$(or $(OUT),grades)" $(EX)
-
-check-exercises-all:
-	@bash tests/grader/check_all.sh
-
-# Gradescope's autograder for one exercise: make gradescope EX=20.3 [OUT=dir] (and dir.zip)
-gradescope:
-	@SEED="$(SEED)" bash tests/grader/gradescope.sh "$(EX)" "$(OUT)"
-
-data:
-	@mkdir -p data
-	curl -fL -o data/tinyshakespeare.txt.part \
-	  https://raw.githubusercontent.com/karpathy/char-rnn/master/data/tinyshakespeare/input.txt
-	mv data/tinyshakespeare.txt.part data/tinyshakespeare.txt
-
-# The shipped checkpoint, from scratch (a few minutes on 2 cores; see chapter_tiny/README.md).
-TINY_RECIPE := --steps 12000 --batch 32 --lr 0.01
-TINY_SEED   := 1
-train-tiny: $(BUILD)/chapter_tiny/tiny_train
-	$(BUILD)/chapter_tiny/tiny_train $(TINY_RECIPE) --seed $(TINY_SEED) --out chapter_tiny/shakespeare.tiny
-
-# The shipped recipe from several seeds, and how each run's heads compare with the chapter's.
-SEEDS ?= 1 2 3 4 5 6 7 8
-seed-study: $(BUILD)/chapter_tiny/tiny_train $(BUILD)/chapter_tiny/tiny_3_Several_Readers
-	@TINY_RECIPE="$(TINY_RECIPE)" bash tests/studies/tiny_seed_study.sh $(BUILD) $(SEEDS)
-
 clean:
 	rm -rf $(BUILD)
 
-help:
+# Each included file adds its own lines to make help (help:: runs them in order).
+help::
 	@echo "make            build every program into $(BUILD)/"
 	@echo "make run        build and run every lesson in book order"
 	@echo "make test       build, run every program, diff against tests/golden, run the checks"
 	@echo "                EXERCISES=none: the lessons alone; EXERCISES=chapter20: one chapter's exercises"
 	@echo "make golden     rewrite the golden files (deliberate output changes only)"
-	@echo "make sanitize   the tests again under AddressSanitizer + UndefinedBehaviorSanitizer"
-	@echo "make matrix     the tests with g++, clang++ and clang++ with libc++, each at -O0 and -O2"
-	@echo "make cross      the tests for Windows (MinGW-w64, under Wine) and ARM (aarch64, under qemu)"
-	@echo "make web        every lesson, listing, demo and study as a web page in $(BUILD)/web/ (needs em++)"
-	@echo "make book       what the book says about each program's output, beside what ours prints"
-	@echo "make bench      time the programs that train, into tests/bench/RESULTS.md (AB=other/tiny_train: that one against this, run for run)"
-	@echo "make compile-times  CPU seconds to compile each program alone, REPEAT=3 for the best of 3"
-	@echo "make check-exercise EX=20.3 SRC=student.cpp   grade one exercise file (SEED=N, RESULTS=file)"
-	@echo "make handout    the exercises' starters, statements and headers, in OUT=handout/"
-	@echo "make exercises DIR=folder   grade every exercise file in a folder, and say which is next"
-	@echo "make check-exercises-all    the grader's checks for every exercise (slow; .ci/run runs it)"
-	@echo "make gradescope EX=20.3     the autograder zip for Gradescope (OUT=dir)"
-	@echo "make grade-class DIR=export a class's Moodle or Canvas export graded into OUT=grades/ (EX=, SEED=, JOBS=)"
-	@echo "make exhaustive every float through the vector exp, both builds (a minute each; .ci/run runs it)"
-	@echo "make fuzz       libFuzzer on the file loaders, FUZZ_SECONDS=60 each"
-	@echo "make data       download tiny Shakespeare into data/ (for training only)"
-	@echo "make train-tiny train the tiny Shakespeare model into chapter_tiny/shakespeare.tiny"
-	@echo "make seed-study train that recipe from SEEDS=\"1 ... 8\" and compare the heads with the chapter's"
 	@echo "make clean      remove $(BUILD)/"
+
+# The wider checks, the course's targets, the timings and the tiny model's training.
+include tests/checks.mk tests/grader/grader.mk tests/bench/bench.mk tests/studies/studies.mk
+
+help::
 	@echo "Variables: CXX=clang++  OPT=-O0 (default -Og; TIMED_OPT=-O2 for the timed programs)  BUILD=dir"
