@@ -52,14 +52,19 @@ run_check() {  # run_check CHECK: its output to check_log, its exit status to ch
   esac
   echo $? > "$log.status"
 }
-# A program's goldens: its run with no arguments, even before it has a golden
-# (make golden then writes its first), and each @case. tiny_train has none: it
-# is a tool that trains for minutes, and its checks cover it.
-run_goldens_of() {
-  local program=$1 golden name
-  [ "$program" = chapter_tiny/tiny_train ] && return
+# A program's goldens, each the run of one tests/golden file; a program with
+# none yet runs once with no arguments, so that make golden writes its first
+# (but tiny_train, a tool that trains for minutes: its checks cover it).
+goldens_of() {  # goldens_of PROGRAM: its golden files, or the one to write
+  local program=$1 golden found=
   for golden in "tests/golden/$program.txt" "tests/golden/$program"@*.txt; do
-    [ -f "$golden" ] || [ "$golden" = "tests/golden/$program.txt" ] || continue
+    [ -f "$golden" ] && { echo "$golden"; found=1; }
+  done
+  [ -n "$found" ] || [ "$program" = chapter_tiny/tiny_train ] || echo "tests/golden/$program.txt"
+}
+run_goldens_of() {
+  local golden name
+  for golden in $(goldens_of "$1"); do
     name=${golden#tests/golden/}
     mkdir -p "$(dirname "$(check_log "$golden")")"
     run_golden "${name%.txt}" "$(check_log "$golden")"
@@ -84,9 +89,8 @@ while IFS= read -r golden; do wanted "$golden" && goldens+=("$golden"); done < <
 # make golden also writes the first golden of a program that has none yet.
 if [ "$mode" = --golden ]; then
   for src in chapter*/*.cpp chapter*/*/*.cpp; do
-    program=${src%.cpp}
-    [ "$program" = chapter_tiny/tiny_train ] || [ -f "tests/golden/$program.txt" ] || ! wanted "$program" ||
-      goldens+=("tests/golden/$program.txt")
+    golden=$(goldens_of "${src%.cpp}" | head -n 1)
+    if [ -n "$golden" ] && [ ! -f "$golden" ] && wanted "$src"; then goldens+=("$golden"); fi
   done
 fi
 golden_out() { check_log "tests/golden/$1.txt"; }  # golden_out NAME: where its run's output is
