@@ -68,19 +68,24 @@ $(PORTABLE): chapter_tiny/tiny_train.cpp
 run: all
 	@EXERCISES="$(EXERCISES)" bash tests/run_lessons.sh $(BUILD)
 
-# make test: each test writes its log into $(BUILD)/checks/ as soon as what it
-# runs is built, beside the compiles still going; then tests/run_tests.sh reads
-# the logs and prints the report. A program's goldens wait for that program, a
-# unit test for itself, a check script for everything. FORCE: run every time.
-CHECKS   := $(shell EXERCISES="$(EXERCISES)" bash tests/run_tests.sh $(BUILD) --list-checks)
+# make test: each test is a target that writes its log into $(BUILD)/checks/
+# and waits for what it runs: a program's goldens for that program, a unit test
+# for itself, a check script for everything but the grader's (grader_*), which
+# build what they grade and come first, beside the compiles. make -j runs them
+# side by side; then tests/run_tests.sh reads the logs and prints the report.
+CHECKS   := $(patsubst %,$(BUILD)/checks/%.log,$(shell EXERCISES="$(EXERCISES)" bash tests/run_tests.sh $(BUILD) --list-checks))
 GOLDENS  := $(patsubst %.cpp,$(BUILD)/checks/%.goldens,$(SOURCES))
-test: $(GOLDENS) $(patsubst %,$(BUILD)/checks/%.log,$(CHECKS))
+GRADER   := $(filter $(BUILD)/checks/tests/checks/grader_%,$(CHECKS))
+test: $(GRADER) $(GOLDENS) $(CHECKS)
 	@EXERCISES="$(EXERCISES)" bash tests/run_tests.sh $(BUILD)
 
+# FORCE: a test runs every time.
 $(BUILD)/checks/%.goldens: $(BUILD)/%$(EXE) FORCE
 	@bash tests/run_tests.sh $(BUILD) --goldens-of $*
 $(BUILD)/checks/tests/unit/%.cpp.log: $(BUILD)/tests/unit/%$(EXE) FORCE
 	@bash tests/run_tests.sh $(BUILD) --check tests/unit/$*.cpp
+$(BUILD)/checks/tests/checks/grader_%.sh.log: FORCE
+	@bash tests/run_tests.sh $(BUILD) --check tests/checks/grader_$*.sh
 $(BUILD)/checks/tests/checks/%.sh.log: all FORCE
 	@bash tests/run_tests.sh $(BUILD) --check tests/checks/$*.sh
 FORCE:
