@@ -1,306 +1,112 @@
-# Every program is one .cpp in a chapter folder; pattern rules build each into
-# build/, mirroring the folders. Adding a lesson needs no line here.
-#   make run       build and run every lesson in book order
-#   make test      build, run and check everything; ends with "N passed, M failed"
-#   make cross     the same tests built for Windows (run under Wine) and for ARM (under qemu)
-#   make web       every lesson as a web page that runs it, in build/web/ (needs emscripten)
-#   make help      every target
+# Every program is one .cpp in a chapter folder, built into build/ by the one
+# rule below, so adding a lesson needs no line here.
+#   make           build every program
+#   make run       build, then run every lesson in book order
+#   make test      build, run every program against its golden, run the checks;
+#                  ends with "N passed, M failed"
+#   make help      every target, with those of the included files at the end
 
 CXX      ?= g++
-# OPT: the lessons, the exercises and the tests. -Og is the optimisation GCC
-# meant for the edit-compile-debug loop: a lesson compiles in about half the
-# time -O2 takes, and a debugger still shows every variable. The digits do not
-# depend on it (make matrix checks -O0 and -O2 too).
+# -Og: GCC's level for the edit-compile-debug loop, about half -O2's compile
+# time. The digits do not depend on the level (make matrix checks -O0 and -O2).
 OPT      ?= -Og
-# TIMED_OPT: the programs whose speed matters, built at -O2 (see TIMED below).
-TIMED_OPT ?= -O2
-SAN      ?=
-# WERROR: warnings stop the build in CI (CI=true) and make matrix, not in a
-# learner's make: a newer compiler's new warning should not stop a lesson that is fine.
+# Warnings stop the build in CI (CI=true) and make matrix, not in a learner's
+# make: a newer compiler's new warning should not stop a lesson that is fine.
 WERROR   ?= $(if $(CI),-Werror)
-# The flags of a compile at optimisation level $(1).
-flags_at  = -std=c++17 $(1) $(SAN) -Wall -Wextra -Wpedantic $(WERROR) -ffp-contract=off -Icommon
-CXXFLAGS  = $(call flags_at,$(OPT))
-LDFLAGS  ?=
+CXXFLAGS  = -std=c++17 $(OPT) -Wall -Wextra -Wpedantic $(WERROR) -ffp-contract=off -Icommon
 LDLIBS    = -pthread
 BUILD    ?= build
-# One compile per core at once, unless the command line says -j.
+# EXE: .exe for a Windows compiler. RUN: what runs a program built for another
+# machine, such as Wine or qemu (make cross sets both).
+EXE      ?=
+RUN      ?=
+# One job per core, unless the command line says -j.
 ifeq ($(filter -j% j%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2> /dev/null || sysctl -n hw.ncpu 2> /dev/null || echo 2)
 endif
-EXE      ?=
-# RUN: what runs a program built for another machine (make cross sets it: Wine, qemu).
-RUN      ?=
 
-# EXERCISES: the chapters whose exercises (chapter*/exercises/) make builds and
-# make test checks: all by default; EXERCISES=none for the lessons alone, or a
-# list such as EXERCISES=chapter20. The grader's own checks run only with all.
-# The studies (chapter*/studies/: how a lesson's constant was chosen) are built
-# and checked in every mode.
+# EXERCISES: whose exercises (chapter*/exercises/) are built and tested: all,
+# none, or a list of chapter folders such as EXERCISES=chapter20.
 EXERCISES ?= all
 ifeq ($(EXERCISES),all)
-SOURCES  := $(sort $(wildcard chapter*/*.cpp chapter*/*/*.cpp))
+SOURCES  := $(wildcard chapter*/*.cpp chapter*/*/*.cpp)
 else
-SOURCES  := $(sort $(wildcard chapter*/*.cpp chapter*/studies/*.cpp) $(wildcard $(addsuffix /exercises/*.cpp,$(filter-out none,$(EXERCISES)))))
+SOURCES  := $(wildcard chapter*/*.cpp chapter*/studies/*.cpp $(patsubst %,%/exercises/*.cpp,$(filter-out none,$(EXERCISES))))
 endif
 PROGRAMS := $(patsubst %.cpp,$(BUILD)/%$(EXE),$(SOURCES))
-TESTSRC  := $(sort $(wildcard tests/unit/*.cpp))
-TESTBINS := $(patsubst %.cpp,$(BUILD)/%$(EXE),$(TESTSRC))
+UNITS    := $(patsubst %.cpp,$(BUILD)/%$(EXE),$(wildcard tests/unit/*.cpp))
+PORTABLE := $(BUILD)/portable/tiny_train$(EXE)
 
-.PHONY: FORCE all run test golden sanitize matrix cross web bench compile-times exhaustive fuzz data book train-tiny seed-study clean help \
-        check-exercise handout exercises check-exercises-all gradescope grade-class
-.DEFAULT_GOAL := all
+.PHONY: all run test golden clean help FORCE
+all: $(PROGRAMS) $(UNITS) $(PORTABLE)
 
-# tiny_train's fast build: the same source with AVX2 (eight floats per
-# instruction) where this machine has it; `make FAST=` leaves it out. The
-# portable build is for tests/checks/chapter_tiny_tiny_train_fast.sh, which checks that the two
-# write the same checkpoint bytes: at -O0, without FAST, and with the plain
-# struct Lanes that compilers other than g++ and clang++ get (chapter_tiny/lanes.hpp),
-# so it is as far from the fast build as a build can be. (make matrix builds the
-# vector Lanes at -O0 too.) FAST is only for a compiler that also builds for
-# x86-64: not for make cross's ARM build.
-FAST     ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && $(CXX) -dumpmachine 2>/dev/null | grep -q x86_64 && echo -mavx2)
-FAST_BINS := $(BUILD)/chapter_tiny/tiny_train$(EXE) $(BUILD)/tests/bench/peak$(EXE)
+# -MMD -MP: the compiler lists the headers it read in $@.d, so touching a header
+# rebuilds only the programs that include it. SOURCE_ROOT: this folder, where a
+# program run from elsewhere finds the shipped checkpoint (tiny_model_path.hpp).
+$(BUILD)/%$(EXE): %.cpp
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -DSOURCE_ROOT='"$(CURDIR)"' -MMD -MP -MF $@.d $< -o $@ $(LDFLAGS) $(LDLIBS)
 
-# TIMED: the programs make bench times (the trainers, the generator, the peak
-# kernel) and lanes_test's sweep through 8 million floats, at TIMED_OPT. An OPT
-# given on the command line (make matrix, make sanitize) builds them at OPT too.
-# The precompiled headers are OPT's, so these compile without them.
+# The programs make bench times, at -O2; the trainer and the peak kernel also
+# with AVX2 (eight floats an instruction) where this x86-64 machine has it.
+# An OPT on the command line (make matrix, make sanitize) wins here too.
+TIMED_OPT ?= -O2
 TIMED    := chapter_tiny/tiny_train chapter_tiny/tiny_generate chapter15/studies/lab5_runs tests/bench/peak tests/unit/lanes_test
-TIMED_BINS := $(patsubst %,$(BUILD)/%$(EXE),$(TIMED))
-TIMED_AT := $(if $(filter command line,$(origin OPT)),$(OPT),$(TIMED_OPT))
-TRAINERS := $(if $(wildcard chapter_tiny/tiny_train.cpp),$(BUILD)/portable/tiny_train$(EXE))
+FAST     ?= $(shell grep -qw avx2 /proc/cpuinfo 2> /dev/null && $(CXX) -dumpmachine 2> /dev/null | grep -q x86_64 && echo -mavx2)
+$(patsubst %,$(BUILD)/%$(EXE),$(TIMED)): OPT = $(TIMED_OPT)
+$(BUILD)/chapter_tiny/tiny_train$(EXE) $(BUILD)/tests/bench/peak$(EXE): CXXFLAGS += $(FAST)
 
-# The slowest compiles first, so that the last to finish is not a long one.
-all: $(TRAINERS) $(TESTBINS) $(PROGRAMS)
+# The trainer again, as far from the fast one as a build goes: -O0, no AVX2, and
+# lanes.hpp's plain struct. tests/checks/chapter_tiny_tiny_train_fast.sh checks
+# that both write the same checkpoint bytes.
+$(PORTABLE): chapter_tiny/tiny_train.cpp
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -O0 -DLANES_PLAIN -DSOURCE_ROOT='"$(CURDIR)"' -MMD -MP -MF $@.d $< -o $@ $(LDFLAGS) $(LDLIBS)
 
-# PCH: the standard headers nearly every program includes, compiled once per
-# build folder (g++ only; `make PCH=` leaves it out). Each compile then reads
-# them ready-made instead of parsing them again, about 0.4 s less each. No
-# program depends on it: each still includes what it uses and builds alone
-# with one command. A compile whose flags differ (tiny_train's -mavx2, -O0)
-# finds it unusable, and g++ then reads the headers as usual.
-PCH_HEADERS := algorithm cmath cstdint cstdio cstdlib cstring limits stdexcept string vector
-PCH ?= $(shell $(CXX) --version 2> /dev/null | grep -q 'Free Software Foundation' && echo $(BUILD)/pch/std.hpp)
-
-$(BUILD)/pch/std.hpp: Makefile
-	@mkdir -p $(dir $@)
-	@printf '#include <%s>\n' $(PCH_HEADERS) > $@
-
-# (With the programs' own flags, -pthread included: it defines a macro, and a
-# header compiled under other macros is not used.)
-$(BUILD)/pch/std.hpp.gch: $(BUILD)/pch/std.hpp
-	$(CXX) $(CXXFLAGS) -x c++-header $< -o $@ $(LDLIBS)
-
-# SOURCE_ROOT: this folder, so that a program run from another one still finds
-# what ships beside the sources, such as the tiny model's checkpoint
-# (chapter_tiny/tiny_model_path.hpp). The precompiled headers, built without it,
-# stay usable: it appears in none of them.
-ROOT_FLAG = -DSOURCE_ROOT='"$(CURDIR)"'
-
-# A program sees common/ and its own folder's headers. -MMD -MP: the compiler
-# lists the headers it read in $@.d, so touching a header rebuilds only the
-# programs that include it.
-# (EXE is .exe for a Windows compiler, which adds it to the name anyway.)
-DEPFLAGS  = -MMD -MP -MF $@.d
-$(BUILD)/%$(EXE): %.cpp $(if $(PCH),$(PCH).gch)
-	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) $(ROOT_FLAG) $(DEPFLAGS) $(if $(PCH),-include $(PCH)) -I$(dir $<) $< -o $@ $(LDFLAGS) $(LDLIBS)
-
-$(TIMED_BINS): $(BUILD)/%$(EXE): %.cpp
-	@mkdir -p $(dir $@)
-	$(CXX) $(call flags_at,$(TIMED_AT)) $(if $(filter $@,$(FAST_BINS)),$(FAST)) $(ROOT_FLAG) $(DEPFLAGS) -I$(dir $<) $< -o $@ $(LDFLAGS) $(LDLIBS)
-
-$(BUILD)/portable/tiny_train$(EXE): chapter_tiny/tiny_train.cpp
-	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) -O0 -DLANES_PLAIN $(ROOT_FLAG) $(DEPFLAGS) -Ichapter_tiny $< -o $@ $(LDLIBS)
-
--include $(addsuffix .d,$(PROGRAMS) $(TESTBINS) $(TRAINERS))
+-include $(addsuffix .d,$(PROGRAMS) $(UNITS) $(PORTABLE))
 
 run: all
 	@EXERCISES="$(EXERCISES)" bash tests/run_lessons.sh $(BUILD)
 
-# make test starts each check, and each golden's run, as soon as the programs
-# it runs are built, while the rest still compile, so that both cores stay busy
-# to the end; then tests/run_tests.sh reports, reading their logs.
-# CHECKS: the checks and goldens run_tests.sh wants (it alone decides, from EXERCISES).
-ifneq ($(filter test,$(MAKECMDGOALS)),)
-CHECKS   := $(shell EXERCISES="$(EXERCISES)" bash tests/run_tests.sh $(BUILD) --list-checks)
-endif
-CHECKED  := $(patsubst %,$(BUILD)/checks/%.log.status,$(CHECKS))
-$(CHECKED): $(BUILD)/checks/%.log.status: % FORCE
-	@RUN="$(RUN)" EXERCISES="$(EXERCISES)" bash tests/run_tests.sh $(BUILD) --check $<
+# make test: each test is a target that writes its log into $(BUILD)/checks/
+# and waits for what it runs: a program's goldens for that program, a unit test
+# for itself, a check script for everything but the grader's (grader_*), which
+# build what they grade and come first, beside the compiles. make -j runs them
+# side by side; then tests/run_tests.sh reads the logs and prints the report.
+CHECKS   := $(patsubst %,$(BUILD)/checks/%.log,$(shell EXERCISES="$(EXERCISES)" bash tests/run_tests.sh $(BUILD) --list-checks))
+GOLDENS  := $(patsubst %.cpp,$(BUILD)/checks/%.goldens,$(SOURCES))
+GRADER   := $(filter $(BUILD)/checks/tests/checks/grader_%,$(CHECKS))
+test: $(GRADER) $(GOLDENS) $(CHECKS)
+	@EXERCISES="$(EXERCISES)" bash tests/run_tests.sh $(BUILD)
+
+# FORCE: a test runs every time.
+$(BUILD)/checks/%.goldens: $(BUILD)/%$(EXE) FORCE
+	@bash tests/run_tests.sh $(BUILD) --goldens-of $*
+$(BUILD)/checks/tests/unit/%.cpp.log: $(BUILD)/tests/unit/%$(EXE) FORCE
+	@bash tests/run_tests.sh $(BUILD) --check tests/unit/$*.cpp
+$(BUILD)/checks/tests/checks/grader_%.sh.log: FORCE
+	@bash tests/run_tests.sh $(BUILD) --check tests/checks/grader_$*.sh
+$(BUILD)/checks/tests/checks/%.sh.log: all FORCE
+	@bash tests/run_tests.sh $(BUILD) --check tests/checks/$*.sh
 FORCE:
 
-# What each check runs; a check not named here waits for everything.
-TINY     := $(TRAINERS) $(BUILD)/chapter_tiny/tiny_train$(EXE) $(filter-out %/exercises/%,$(filter $(BUILD)/chapter_tiny/%,$(PROGRAMS)))
-CH15     := $(filter-out %/exercises/%,$(filter $(BUILD)/chapter15/%,$(PROGRAMS)))
-TINY_CHECKS := $(filter $(BUILD)/checks/tests/checks/chapter_tiny_%,$(CHECKED))
-CH15_CHECKS := $(filter $(BUILD)/checks/tests/checks/chapter15_%,$(CHECKED))
-EX4_CHECKS  := $(filter %/chapter20_ex4_Parameter_Count.sh.log.status,$(CHECKED))
-BAD_CHECKS  := $(filter %/all_bad_input.sh.log.status,$(CHECKED))
-TEST_CHECKS := $(filter %.cpp.log.status,$(CHECKED))
-$(TINY_CHECKS): $(TINY)
-$(CH15_CHECKS): $(CH15)
-$(EX4_CHECKS): $(filter %/ex4_Parameter_Count$(EXE),$(PROGRAMS))
-# The bad-input cases run the programs tests/fixtures/bad_input.tsv names (first column).
-BAD_INPUT_PROGRAMS := $(filter $(patsubst %,$(BUILD)/%$(EXE),$(shell cut -f1 tests/fixtures/bad_input.tsv 2> /dev/null)),$(PROGRAMS))
-$(BAD_CHECKS): $(BAD_INPUT_PROGRAMS)
-$(TEST_CHECKS): $(BUILD)/checks/%.cpp.log.status: $(BUILD)/%$(EXE)
-# A golden's run needs its program: tests/golden/chapter15/studies/lab5_runs@seeds.txt, chapter15/studies/lab5_runs.
-GOLDEN_CHECKS := $(filter $(BUILD)/checks/tests/golden/%,$(CHECKED))
-program_of = $(BUILD)/$(firstword $(subst @, ,$(patsubst $(BUILD)/checks/tests/golden/%.txt.log.status,%,$(1))))$(EXE)
-$(foreach golden,$(GOLDEN_CHECKS),$(eval $(golden): $(call program_of,$(golden))))
-TINY_GOLDENS := $(foreach golden,$(GOLDEN_CHECKS),$(if $(findstring /golden/chapter_tiny/,$(golden)),$(golden)))
-$(filter-out $(TINY_CHECKS) $(CH15_CHECKS) $(EX4_CHECKS) $(BAD_CHECKS) $(TEST_CHECKS) $(GOLDEN_CHECKS),$(CHECKED)): $(TRAINERS) $(TESTBINS) $(PROGRAMS)
-
-# In this order: make starts the jobs of its first pass in the order listed,
-# waiting for a free core before each; a check whose programs are still
-# compiling when make reaches it has to wait for the next pass, after the
-# last compile has started. So each group of checks comes a few compiles
-# after the programs it runs, and the checks and the compiles share the cores.
-# (The bad-input check runs chapter 15's and chapter_tiny's programs and one
-# exercise: that one is built early, and the check comes after chapter 20's lessons.)
-CH20     := $(filter-out %/exercises/%,$(filter $(BUILD)/chapter20/%,$(PROGRAMS)))
-test: $(TINY) $(filter-out $(TINY) $(CH15),$(BAD_INPUT_PROGRAMS)) $(TESTBINS) $(TINY_CHECKS) $(TINY_GOLDENS) \
-      $(BUILD)/chapter15/studies/lab5_runs$(EXE) $(CH15) $(TEST_CHECKS) $(CH15_CHECKS) $(CH20) $(BAD_CHECKS) \
-      $(GOLDEN_CHECKS) all $(CHECKED)
-	@CHECKS_RUN=1 RUN="$(RUN)" EXERCISES="$(EXERCISES)" bash tests/run_tests.sh $(BUILD)
-
-# Rewrites every golden from the current programs: for deliberate changes only.
-golden: all
-	@bash tests/run_tests.sh $(BUILD) --golden
-
-sanitize:
-	@$(MAKE) --no-print-directory test BUILD=build/sanitize OPT="-O1 -g" \
-	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-
-# The same goldens must pass with both compilers at -O0 and -O2 (make test
-# itself is at -Og), and with clang++ on LLVM's own standard library, libc++, as on a Mac.
-matrix:
-	@set -e; for cxx in g++ clang++ "clang++ -stdlib=libc++"; do for opt in -O0 -O2; do \
-	  echo "== $$cxx $$opt"; \
-	  $(MAKE) --no-print-directory test WERROR=-Werror CXX="$$cxx" OPT=$$opt BUILD="build/$$(echo $$cxx | tr -d ' =')$$opt"; \
-	done; done
-
-# The same tests built for Windows with MinGW-w64 and run under Wine, and built
-# static for 64-bit ARM (a Raspberry Pi) and run under qemu-aarch64; outside
-# make test, since they need those packages (.ci/run installs them).
-cross:
-	@bash tests/cross.sh
-
-# Every lesson, listing, demo and study as a page that runs it in the browser,
-# compiled by emscripten (tests/web/web.mk); outside make test, like make cross.
-# The native programs come first: each page's options are read from their --help.
-WEB_PROGRAMS := $(filter-out $(BUILD)/chapter_tiny/tiny_train$(EXE),$(filter-out %/exercises/%,$(PROGRAMS)))
-web: $(WEB_PROGRAMS)
-	@command -v $(or $(EMXX),em++) > /dev/null || { echo "make web needs emscripten's em++ (Debian: apt-get install emscripten)"; exit 1; }
-	@$(MAKE) --no-print-directory -f tests/web/web.mk BUILD=$(BUILD)
-
-# What the book says about each program's output beside what it prints.
-book: all
-	@bash tests/book.sh $(BUILD)
-
-# AB=path/to/other/tiny_train: that trainer against this one, alternating (tests/bench/bench_tiny.sh).
-bench: all $(BUILD)/tests/bench/peak
-	@AB="$(AB)" bash tests/bench/bench.sh $(BUILD)
-
-# CPU seconds to compile each program alone (a lesson should take at most 2 s): REPEAT=3 for the best of 3.
-REPEAT ?= 1
-compile-times:
-	@CXX="$(CXX)" OPT="$(OPT)" TIMED="$(TIMED)" TIMED_OPT="$(TIMED_OPT)" bash tests/bench/compile_times.sh $(REPEAT)
-
-# Every float through exp_lanes, as tiny_train's fast build has it (FAST) and as
-# the other programs do, at TIMED_OPT: about a minute each (.ci/run runs it; make
-# test tries 1 float in 509).
-exhaustive: OPT = $(TIMED_OPT)
-exhaustive:
-	@mkdir -p $(BUILD)/exhaustive
-	$(CXX) $(CXXFLAGS) -Itests/unit tests/unit/lanes_test.cpp -o $(BUILD)/exhaustive/lanes_test$(EXE) $(LDLIBS)
-	$(RUN) $(BUILD)/exhaustive/lanes_test$(EXE) --exhaustive
-	$(if $(FAST),$(CXX) $(CXXFLAGS) $(FAST) -Itests/unit tests/unit/lanes_test.cpp -o $(BUILD)/exhaustive/lanes_test_fast$(EXE) $(LDLIBS))
-	$(if $(FAST),$(RUN) $(BUILD)/exhaustive/lanes_test_fast$(EXE) --exhaustive)
-
-# libFuzzer on the file loaders, FUZZ_SECONDS each (needs clang++); outside make test.
-FUZZ_SECONDS ?= 60
-fuzz:
-	@bash tests/fuzz/run.sh $(FUZZ_SECONDS)
-
-# Exercises (tests/grader/README.md):
-#   make check-exercise EX=20.3 SRC=student.cpp   grade one file (SEED=N replays, RESULTS=results.json)
-#   make handout [OUT=dir]                        the starters, statements and headers (default handout/)
-#   make exercises DIR=folder                     grade every exercise file in a folder
-#   make check-exercises-all                      every exercise's grader checks (.ci/run runs it)
-#   make gradescope EX=20.3 [OUT=dir]             the autograder zip to upload to Gradescope
-#   make grade-class DIR=export [OUT=grades]      a class's export graded: grades.csv, reports, copies flagged
-# GNU make exits 2 whenever a recipe fails, so the grader's own status (0 full
-# marks, 1 below, 2 a usage mistake) is printed here; scripts run grade.sh itself.
-check-exercise:
-	@CXX="$(CXX)" CXXFLAGS="$(CXXFLAGS)" bash tests/grader/grade.sh "$(EX)" "$(SRC)"; status=$$?; \
-	if [ $$status -ne 0 ]; then echo "check-exercise: the grader's status is $$status ($$( [ $$status -eq 1 ] && \
-	echo 'below full marks' || echo 'a usage mistake')); make reports its own 2 (for 0/1/2 run bash tests/grader/grade.sh)" >&2; fi; \
-	exit $$status
-
-handout:
-	@bash tests/grader/handout.sh "$(or $(OUT),handout)" $(EX)
-
-exercises:
-	@CXX="$(CXX)" CXXFLAGS="$(CXXFLAGS)" bash tests/grader/exercises.sh "$(DIR)"
-
-grade-class:
-	@CXX="$(CXX)" CXXFLAGS="$(CXXFLAGS)" SEED="$(SEED)" JOBS="$(JOBS)" SANDBOX="$(SANDBOX)" \
-	  bash tests/grader/grade_class.sh "$(DIR)" "$(or $(OUT),grades)" $(EX)
-
-check-exercises-all:
-	@bash tests/grader/check_all.sh
-
-# Gradescope's autograder for one exercise: make gradescope EX=20.3 [OUT=dir] (and dir.zip)
-gradescope:
-	@SEED="$(SEED)" bash tests/grader/gradescope.sh "$(EX)" "$(OUT)"
-
-data:
-	@mkdir -p data
-	curl -fL -o data/tinyshakespeare.txt.part \
-	  https://raw.githubusercontent.com/karpathy/char-rnn/master/data/tinyshakespeare/input.txt
-	mv data/tinyshakespeare.txt.part data/tinyshakespeare.txt
-
-# The shipped checkpoint, from scratch (a few minutes on 2 cores; see chapter_tiny/README.md).
-TINY_RECIPE := --steps 12000 --batch 32 --lr 0.01
-TINY_SEED   := 1
-train-tiny: $(BUILD)/chapter_tiny/tiny_train
-	$(BUILD)/chapter_tiny/tiny_train $(TINY_RECIPE) --seed $(TINY_SEED) --out chapter_tiny/shakespeare.tiny
-
-# The shipped recipe from several seeds, and how each run's heads compare with the chapter's.
-SEEDS ?= 1 2 3 4 5 6 7 8
-seed-study: $(BUILD)/chapter_tiny/tiny_train $(BUILD)/chapter_tiny/tiny_3_Several_Readers
-	@TINY_RECIPE="$(TINY_RECIPE)" bash tests/studies/tiny_seed_study.sh $(BUILD) $(SEEDS)
+# Rewrites every golden from the programs' output: for deliberate changes only.
+golden: $(GOLDENS)
+	@EXERCISES="$(EXERCISES)" bash tests/run_tests.sh $(BUILD) --golden
 
 clean:
 	rm -rf $(BUILD)
 
-help:
+# Each included file adds its own lines to make help (help:: runs them in order).
+help::
 	@echo "make            build every program into $(BUILD)/"
 	@echo "make run        build and run every lesson in book order"
 	@echo "make test       build, run every program, diff against tests/golden, run the checks"
 	@echo "                EXERCISES=none: the lessons alone; EXERCISES=chapter20: one chapter's exercises"
 	@echo "make golden     rewrite the golden files (deliberate output changes only)"
-	@echo "make sanitize   the tests again under AddressSanitizer + UndefinedBehaviorSanitizer"
-	@echo "make matrix     the tests with g++, clang++ and clang++ with libc++, each at -O0 and -O2"
-	@echo "make cross      the tests for Windows (MinGW-w64, under Wine) and ARM (aarch64, under qemu)"
-	@echo "make web        every lesson, listing, demo and study as a web page in $(BUILD)/web/ (needs em++)"
-	@echo "make book       what the book says about each program's output, beside what ours prints"
-	@echo "make bench      time the programs that train, into tests/bench/RESULTS.md (AB=other/tiny_train: that one against this, run for run)"
-	@echo "make compile-times  CPU seconds to compile each program alone, REPEAT=3 for the best of 3"
-	@echo "make check-exercise EX=20.3 SRC=student.cpp   grade one exercise file (SEED=N, RESULTS=file)"
-	@echo "make handout    the exercises' starters, statements and headers, in OUT=handout/"
-	@echo "make exercises DIR=folder   grade every exercise file in a folder, and say which is next"
-	@echo "make check-exercises-all    the grader's checks for every exercise (slow; .ci/run runs it)"
-	@echo "make gradescope EX=20.3     the autograder zip for Gradescope (OUT=dir)"
-	@echo "make grade-class DIR=export a class's Moodle or Canvas export graded into OUT=grades/ (EX=, SEED=, JOBS=)"
-	@echo "make exhaustive every float through the vector exp, both builds (a minute each; .ci/run runs it)"
-	@echo "make fuzz       libFuzzer on the file loaders, FUZZ_SECONDS=60 each"
-	@echo "make data       download tiny Shakespeare into data/ (for training only)"
-	@echo "make train-tiny train the tiny Shakespeare model into chapter_tiny/shakespeare.tiny"
-	@echo "make seed-study train that recipe from SEEDS=\"1 ... 8\" and compare the heads with the chapter's"
 	@echo "make clean      remove $(BUILD)/"
+
+# The wider checks, the course's targets, the timings and the tiny model's training.
+include tests/checks.mk tests/grader/grader.mk tests/bench/bench.mk tests/studies/studies.mk
+help::
 	@echo "Variables: CXX=clang++  OPT=-O0 (default -Og; TIMED_OPT=-O2 for the timed programs)  BUILD=dir"

@@ -12,18 +12,13 @@
 #                                                exit 77 skipped (what it needs is missing; its last line says what)
 # (tests/README.md: which test covers which program.)
 #
-# With --golden it rewrites the golden files instead of comparing.
+# make test first runs every test into BUILD/checks/, as soon as what it runs is
+# built, by the modes below; then this script, with no mode, reads their logs and
+# reports. With --golden it rewrites the golden files instead of comparing.
+#   --list-checks          the check scripts and unit tests that EXERCISES wants
+#   --check CHECK          runs one of them: its output to BUILD/checks/CHECK.log
+#   --goldens-of PROGRAM   runs each golden of PROGRAM: BUILD/checks/tests/golden/NAME.txt.log
 #
-# make test starts each check and each golden's run itself, as soon as the
-# programs it runs are built (while the rest still compile): --list-checks
-# prints the checks and goldens wanted, --check CHECK runs one into
-# BUILD/checks/, and CHECKS_RUN=1 then tells the report to read them there
-# instead of running them again.
-#
-# make cross sets RUN, a runner put before every program (and the check scripts
-# put it before theirs): Wine or qemu-aarch64; and TEXT_CRLF=1 where the
-# programs end lines with CR LF, as on Windows: goldens are then compared
-# without the CR.
 set -u
 build=${1:-build}
 mode=${2:-compare}
@@ -47,27 +42,38 @@ run_golden() {
   [ -n "${TEXT_CRLF:-}" ] && sed -i 's/\r$//' "$out" "$out.err"
 }
 
-# Everything runs in the background, at most $most at a time (TEST_JOBS, or two
-# per core: some checks mostly wait); each writes its own files, and the results
-# are read back below in a fixed order, so the report is the same every time.
-cores=$(nproc 2> /dev/null || sysctl -n hw.ncpu 2> /dev/null || echo 2)
-most=${TEST_JOBS:-$((2 * cores))}
-started() {  # started: wait until fewer than $most are running
-  while [ "$(jobs -rp | wc -l)" -ge "$most" ]; do wait -n 2> /dev/null || sleep 0.05; done
-}
 check_log() { echo "$build/checks/$1.log"; }
 run_check() {  # run_check CHECK: its output to check_log, its exit status to check_log.status
   local log; log=$(check_log "$1")
   mkdir -p "$(dirname "$log")"
   case "$1" in
-    tests/golden/*) local name=${1#tests/golden/}; run_golden "${name%.txt}" "$log"; return ;;
     *.cpp) $RUN "$build/${1%.cpp}" > "$log" 2>&1 ;;
     *) bash "$1" "$build" > "$log" 2>&1 ;;
   esac
   echo $? > "$log.status"
 }
-# make test runs each check this way, one at a time: nothing below is needed for it.
-[ "$mode" = --check ] && { run_check "$3"; exit 0; }
+# A program's goldens, each the run of one tests/golden file; a program with
+# none yet runs once with no arguments, so that make golden writes its first
+# (but tiny_train, a tool that trains for minutes: its checks cover it).
+goldens_of() {  # goldens_of PROGRAM: its golden files, or the one to write
+  local program=$1 golden found=
+  for golden in "tests/golden/$program.txt" "tests/golden/$program"@*.txt; do
+    [ -f "$golden" ] && { echo "$golden"; found=1; }
+  done
+  [ -n "$found" ] || [ "$program" = chapter_tiny/tiny_train ] || echo "tests/golden/$program.txt"
+}
+run_goldens_of() {
+  local golden name
+  for golden in $(goldens_of "$1"); do
+    name=${golden#tests/golden/}
+    mkdir -p "$(dirname "$(check_log "$golden")")"
+    run_golden "${name%.txt}" "$(check_log "$golden")"
+  done
+}
+case "$mode" in
+  --check) run_check "$3"; exit 0 ;;
+  --goldens-of) run_goldens_of "$3"; exit 0 ;;
+esac
 source tests/wanted.sh  # exercises, wanted: what EXERCISES asks for
 needs_exercises=(tests/checks/grader_20.3.sh tests/checks/grader_class_handout.sh)  # the grader's checks: with every exercise only
 checks=()
@@ -77,29 +83,16 @@ for check in tests/checks/*.sh tests/unit/*.cpp; do
   [ "$check" = tests/checks/chapter20_ex4_Parameter_Count.sh ] && ! wanted chapter20/exercises/ex4 && continue
   checks+=("$check")
 done
+[ "$mode" = --list-checks ] && { printf '%s\n' "${checks[@]}"; exit 0; }
 goldens=()
 while IFS= read -r golden; do wanted "$golden" && goldens+=("$golden"); done < <(find tests/golden -name '*.txt' | sort)
-# make golden also writes the first golden of a program that has none yet
-# (tiny_train has none: it trains for minutes, and its checks cover it).
+# make golden also writes the first golden of a program that has none yet.
 if [ "$mode" = --golden ]; then
   for src in chapter*/*.cpp chapter*/*/*.cpp; do
-    program=${src%.cpp}
-    [ "$program" = chapter_tiny/tiny_train ] && continue
-    wanted "$program" || continue
-    has=
-    for g in "tests/golden/$program.txt" "tests/golden/$program"@*.txt; do [ -f "$g" ] && has=1; done
-    [ -n "$has" ] || goldens+=("tests/golden/$program.txt")
+    golden=$(goldens_of "${src%.cpp}" | head -n 1)
+    if [ -n "$golden" ] && [ ! -f "$golden" ] && wanted "$src"; then goldens+=("$golden"); fi
   done
 fi
-case "$mode" in
-  --list-checks) printf '%s\n' "${checks[@]}" "${goldens[@]}"; exit 0 ;;
-esac
-# The checks first (unless make has run them): the longest of them take longest.
-if [ -z "${CHECKS_RUN:-}" ]; then
-  [ "$mode" = --golden ] || for check in "${checks[@]}"; do started; run_check "$check" & done
-  for golden in "${goldens[@]}"; do started; run_check "$golden" & done
-fi
-wait
 golden_out() { check_log "tests/golden/$1.txt"; }  # golden_out NAME: where its run's output is
 
 # 1. Every lesson has a golden file.
@@ -113,8 +106,10 @@ done < <(bash tests/lessons.sh)
 for golden in "${goldens[@]}"; do
   name=${golden#tests/golden/}; name=${name%.txt}
   out=$(golden_out "$name")
-  status=$(cat "$out.status")
-  if [ "$status" -ne 0 ]; then
+  status=$(cat "$out.status" 2> /dev/null)
+  if [ ! -f "${name%@*}.cpp" ] || [ -z "$status" ]; then
+    fail "$name was not run: no program ${name%@*}.cpp, or not run by make test"
+  elif [ "$status" -ne 0 ]; then
     fail "$name exited with status $status ($(head -c 300 "$out.err"))"
   elif [ "$mode" = --golden ]; then
     cmp -s "$out" "$golden" || { mkdir -p "$(dirname "$golden")" && cp "$out" "$golden"; echo "wrote $golden"; }

@@ -3,7 +3,7 @@
 # here, so this check reads the files for what those versions lack:
 # - the scripts a teacher or student runs (the grader, the handout, make
 #   exercises, Gradescope's entry point, and what they source), for bash-4 words;
-# - the Makefile, for make features newer than 3.81.
+# - the Makefile and the files it includes, for make features newer than 3.81.
 # Exit 0 when none is found; otherwise one line per use, naming file and line.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -33,15 +33,18 @@ for f in $scripts; do
 done
 
 # GNU make 3.81 (the Mac's): no private, undefine, !=, ::=, $(file ...),
-# .ONESHELL, .RECIPEPREFIX, grouped targets (&:), $(let ...) or $(intcmp ...).
-report Makefile '(^|[[:space:]:])private[[:space:]]' "make 3.82 (private)"
-report Makefile '^[[:space:]]*(override[[:space:]]+)?undefine[[:space:]]' "make 3.82 (undefine)"
-report Makefile '^[^#	]*[^!=:+?]!=' "make 4.0 (!=)"
-report Makefile '::=' "make 4.0 (::=)"
-report Makefile '\$\(file[[:space:]]' "make 4.0 (\$(file ...))"
-report Makefile '\.ONESHELL|\.RECIPEPREFIX' "make 3.82 (.ONESHELL, .RECIPEPREFIX)"
-report Makefile '^[^#	=]*&:' "make 4.3 (grouped targets &:)"
-report Makefile '\$\((let|intcmp)[[:space:]]' "make 4.4 (\$(let), \$(intcmp))"
+# .ONESHELL, .RECIPEPREFIX, grouped targets (&:), $(let ...) or $(intcmp ...),
+# in the Makefile or the files it includes.
+for f in Makefile $(sed -n 's/^include //p' Makefile); do
+  report "$f" '(^|[[:space:]:])private[[:space:]]' "make 3.82 (private)"
+  report "$f" '^[[:space:]]*(override[[:space:]]+)?undefine[[:space:]]' "make 3.82 (undefine)"
+  report "$f" '^[^#	]*[^!=:+?]!=' "make 4.0 (!=)"
+  report "$f" '::=' "make 4.0 (::=)"
+  report "$f" '\$\(file[[:space:]]' "make 4.0 (\$(file ...))"
+  report "$f" '\.ONESHELL|\.RECIPEPREFIX' "make 3.82 (.ONESHELL, .RECIPEPREFIX)"
+  report "$f" '^[^#	=]*&:' "make 4.3 (grouped targets &:)"
+  report "$f" '\$\((let|intcmp)[[:space:]]' "make 4.4 (\$(let), \$(intcmp))"
+done
 
 if [ "$found" -eq 0 ]; then echo "the teacher's scripts run on bash 3.2 and the Makefile on GNU make 3.81"
 else echo "$found kinds of use of what a Mac's bash 3.2 or make 3.81 lacks (above)"; exit 1; fi
