@@ -1,39 +1,22 @@
 // tests/grader/gradetool.cpp: the grader's small C++ helper (grade.sh builds it).
 //
-//   gradetool words REFERENCE STUDENT       a printed output against another, as words and numbers
 //   gradetool deps BOX DEPFILE SYSDIR...    every file a compile read (its -MD output) is under
 //                                           BOX/src or a system folder; else the first that is not
-//   gradetool report ROWS HEADER [RESULTS]  the report, from the checker's rows, and from the same
+//   gradetool report ROWS HEADER [RESULTS]  the report from the checker's rows, and from the same
 //                                           rows and total Gradescope's results.json
-//   gradetool check-json FILE               results.json is valid and has Gradescope's fields
 //   gradetool sheet LIST POINTS OUT         a class's grade sheet and summary (sheet.hpp)
 //
-// words, deps and check-json exit 0 on a match (or a valid file) and 1
-// otherwise, printing one line that says what differs; report exits 0 at full
-// marks and 1 below; 2 is a usage error.
-#include <cctype>
-#include <cmath>
+// deps exits 0 when every file is allowed and 1 otherwise, printing the one
+// that is not; report exits 0 at full marks and 1 below; 2 is a usage error.
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "judge.hpp"
 #include "sheet.hpp"
-
-static bool read_text(const char* path, std::string& text) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return false;
-    std::ostringstream all;
-    all << in.rdbuf();
-    text = all.str();
-    return true;
-}
 
 // ---------------------------------------------------------------------------
 // deps: the files a compile read, from its "-MD -MF" output (make's syntax:
@@ -127,15 +110,6 @@ static std::string json_string(const std::string& s) {
     return out + "\"";
 }
 
-static std::vector<std::string> split(const std::string& line, char sep) {
-    std::vector<std::string> parts;
-    std::string part;
-    std::istringstream in(line);
-    while (std::getline(in, part, sep)) parts.push_back(part);
-    if (!line.empty() && line.back() == sep) parts.push_back("");
-    return parts;
-}
-
 // What the student sees of row k's message. A failed test on hidden inputs
 // says only that; so does a failed test after one, since the student's program
 // may have kept a hidden input in a file and put it into its later answers.
@@ -181,7 +155,7 @@ static int report_and_json(const std::string& rows_text, const std::string& head
     std::string line;
     int total = 0, max_total = 0;
     while (std::getline(lines, line)) {
-        std::vector<std::string> f = split(line, '\t');
+        std::vector<std::string> f = sheet::fields(line);
         if (f.size() != 6) return std::printf("gradetool: a row is not name, score, points, hidden, message, hint\n"), 2;
         Row r{f[0], f[4], f[5], std::atoi(f[1].c_str()), std::atoi(f[2].c_str()), f[3] == "1"};
         if (r.score < 0 || r.score > r.points) r.score = 0;
@@ -211,206 +185,13 @@ static int report_and_json(const std::string& rows_text, const std::string& head
                        json_string(report(rows, header, total, max_total, true)) +
                        ",\n  \"visibility\": \"visible\",\n  \"stdout_visibility\": \"hidden\",\n  \"tests\": [\n" + tests +
                        "  ]\n}\n";
-    std::string tmp = std::string(out_path) + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary);
-        out << text;
-        if (!out.flush()) {
-            std::fprintf(stderr, "gradetool: cannot write %s\n", out_path);
-            std::remove(tmp.c_str());
-            return 2;
-        }
-    }
-    if (std::rename(tmp.c_str(), out_path) != 0) {
-        std::fprintf(stderr, "gradetool: cannot write %s\n", out_path);
-        std::remove(tmp.c_str());
-        return 2;
-    }
+    if (!sheet::write_whole(out_path, text)) return std::fprintf(stderr, "gradetool: cannot write %s\n", out_path), 2;
     return total == max_total ? 0 : 1;
 }
 
-// ---------------------------------------------------------------------------
-// check-json: a small JSON parser, then the fields Gradescope reads.
-
-struct Value {
-    enum Type { NUL, BOOL, NUMBER, STRING, ARRAY, OBJECT } type = NUL;
-    double number = 0;
-    std::string text;
-    std::vector<Value> items;
-    std::vector<std::pair<std::string, Value>> members;
-    const Value* get(const std::string& key) const {
-        for (const auto& m : members)
-            if (m.first == key) return &m.second;
-        return nullptr;
-    }
-};
-
-struct Parser {
-    const std::string& s;
-    size_t i = 0;
-    std::string error;
-    explicit Parser(const std::string& text) : s(text) {}
-    void space() {
-        while (i < s.size() && (s[i] == ' ' || s[i] == '\n' || s[i] == '\t' || s[i] == '\r')) i++;
-    }
-    bool fail(const char* what) {
-        if (error.empty()) error = std::string(what) + " at byte " + std::to_string(i);
-        return false;
-    }
-    bool literal(const char* word) {
-        size_t n = std::strlen(word);
-        if (s.compare(i, n, word) != 0) return fail("unexpected text");
-        i += n;
-        return true;
-    }
-    bool string(std::string& out) {
-        if (i >= s.size() || s[i] != '"') return fail("expected a string");
-        i++;
-        while (i < s.size() && s[i] != '"') {
-            unsigned char c = s[i];
-            if (c < 0x20) return fail("a control character inside a string");
-            if (c == '\\') {
-                if (++i >= s.size()) return fail("an unfinished escape");
-                char e = s[i];
-                if (e == 'u') {
-                    for (int k = 1; k <= 4; k++)
-                        if (i + k >= s.size() || !std::isxdigit((unsigned char)s[i + k])) return fail("a bad \\u escape");
-                    i += 4;
-                    out += '?';
-                } else if (std::strchr("\"\\/bfnrt", e)) out += e == 'n' ? '\n' : e == 't' ? '\t' : e;
-                else return fail("a bad escape");
-                i++;
-            } else out += s[i++];
-        }
-        if (i >= s.size()) return fail("an unterminated string");
-        i++;
-        return true;
-    }
-    bool number(double& out) {
-        size_t start = i;
-        if (i < s.size() && s[i] == '-') i++;
-        if (i >= s.size() || !judge::digit(s[i])) return fail("a bad number");
-        if (s[i] == '0') i++;
-        else while (i < s.size() && judge::digit(s[i])) i++;
-        if (i < s.size() && s[i] == '.') {
-            i++;
-            if (i >= s.size() || !judge::digit(s[i])) return fail("a bad number");
-            while (i < s.size() && judge::digit(s[i])) i++;
-        }
-        if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-            i++;
-            if (i < s.size() && (s[i] == '+' || s[i] == '-')) i++;
-            if (i >= s.size() || !judge::digit(s[i])) return fail("a bad number");
-            while (i < s.size() && judge::digit(s[i])) i++;
-        }
-        out = std::strtod(s.substr(start, i - start).c_str(), nullptr);
-        return true;
-    }
-    bool value(Value& v, int depth = 0) {
-        if (depth > 64) return fail("nesting too deep");
-        space();
-        if (i >= s.size()) return fail("unexpected end");
-        char c = s[i];
-        if (c == '{') {
-            v.type = Value::OBJECT;
-            i++;
-            space();
-            if (i < s.size() && s[i] == '}') return ++i, true;
-            for (;;) {
-                space();
-                std::string key;
-                if (!string(key)) return false;
-                space();
-                if (i >= s.size() || s[i] != ':') return fail("expected ':'");
-                i++;
-                Value member;
-                if (!value(member, depth + 1)) return false;
-                v.members.emplace_back(key, member);
-                space();
-                if (i < s.size() && s[i] == ',') { i++; continue; }
-                if (i < s.size() && s[i] == '}') return ++i, true;
-                return fail("expected ',' or '}'");
-            }
-        }
-        if (c == '[') {
-            v.type = Value::ARRAY;
-            i++;
-            space();
-            if (i < s.size() && s[i] == ']') return ++i, true;
-            for (;;) {
-                Value item;
-                if (!value(item, depth + 1)) return false;
-                v.items.push_back(item);
-                space();
-                if (i < s.size() && s[i] == ',') { i++; continue; }
-                if (i < s.size() && s[i] == ']') return ++i, true;
-                return fail("expected ',' or ']'");
-            }
-        }
-        if (c == '"') return v.type = Value::STRING, string(v.text);
-        if (c == 't') return v.type = Value::BOOL, literal("true");
-        if (c == 'f') return v.type = Value::BOOL, literal("false");
-        if (c == 'n') return v.type = Value::NUL, literal("null");
-        return v.type = Value::NUMBER, number(v.number);
-    }
-};
-
-static int check_json(const std::string& text) {
-    Parser p(text);
-    Value top;
-    bool ok = p.value(top);
-    p.space();
-    if (ok && p.i != text.size()) ok = p.fail("text after the value");
-    if (!ok) return std::printf("not valid JSON: %s\n", p.error.c_str()), 1;
-    auto need = [](const Value* v, Value::Type t, const std::string& what) {
-        if (!v || v->type != t) {
-            std::printf("%s is missing or of the wrong type\n", what.c_str());
-            return false;
-        }
-        return true;
-    };
-    if (!need(&top, Value::OBJECT, "the top level")) return 1;
-    if (!need(top.get("score"), Value::NUMBER, "score") || !need(top.get("output"), Value::STRING, "output") ||
-        !need(top.get("tests"), Value::ARRAY, "tests"))
-        return 1;
-    double sum = 0;
-    const char* visibilities[] = {"hidden", "after_due_date", "after_published", "visible"};
-    for (size_t k = 0; k < top.get("tests")->items.size(); k++) {
-        const Value& t = top.get("tests")->items[k];
-        std::string at = "tests[" + std::to_string(k) + "]";
-        if (!need(&t, Value::OBJECT, at) || !need(t.get("name"), Value::STRING, at + ".name") ||
-            !need(t.get("score"), Value::NUMBER, at + ".score") ||
-            !need(t.get("max_score"), Value::NUMBER, at + ".max_score") ||
-            !need(t.get("status"), Value::STRING, at + ".status") ||
-            !need(t.get("output"), Value::STRING, at + ".output") ||
-            !need(t.get("visibility"), Value::STRING, at + ".visibility"))
-            return 1;
-        if (t.get("status")->text != "passed" && t.get("status")->text != "failed")
-            return std::printf("%s.status is '%s', not passed or failed\n", at.c_str(), t.get("status")->text.c_str()), 1;
-        bool known = false;
-        for (const char* v : visibilities) known = known || t.get("visibility")->text == v;
-        if (!known) return std::printf("%s.visibility is '%s'\n", at.c_str(), t.get("visibility")->text.c_str()), 1;
-        double score = t.get("score")->number, max_score = t.get("max_score")->number;
-        if (score < 0 || score > max_score) return std::printf("%s.score is outside 0..max_score\n", at.c_str()), 1;
-        sum += score;
-    }
-    if (std::fabs(sum - top.get("score")->number) > 1e-9)
-        return std::printf("score %g is not the sum of the tests' scores, %g\n", top.get("score")->number, sum), 1;
-    return 0;
-}
-
 int main(int argc, char** argv) {
-    const char* usage =
-        "usage: gradetool words REFERENCE STUDENT | deps BOX DEPFILE SYSDIR... |\n"
-        "       report ROWS HEADER [RESULTS] | check-json FILE | sheet LIST POINTS OUT\n";
-    std::string a, b;
-    std::string command = argc > 1 ? argv[1] : "";
-    if (command == "words" && argc == 4) {
-        if (!read_text(argv[2], a) || !read_text(argv[3], b)) return std::printf("cannot read the outputs\n"), 2;
-        std::string differs = judge::unmarked(judge::words(a, b), false);
-        if (!differs.empty()) std::printf("%s\n", differs.c_str());
-        return differs.empty() ? 0 : 1;
-    }
+    using sheet::read_text;
+    std::string a, b, command = argc > 1 ? argv[1] : "";
     if (command == "deps" && argc >= 4) {
         if (!read_text(argv[3], a)) return std::printf("(the compiler wrote no list of the files it read)\n"), 1;
         return deps(argv[2], a, std::vector<std::string>(argv + 4, argv + argc));
@@ -419,11 +200,7 @@ int main(int argc, char** argv) {
         if (!read_text(argv[2], a) || !read_text(argv[3], b)) return std::fprintf(stderr, "gradetool: cannot read the rows\n"), 2;
         return report_and_json(a, b, argc == 5 ? argv[4] : nullptr);
     }
-    if (command == "check-json" && argc == 3) {
-        if (!read_text(argv[2], a)) return std::printf("cannot read %s\n", argv[2]), 1;
-        return check_json(a);
-    }
     if (command == "sheet" && argc == 5) return sheet::run(argv[2], argv[3], argv[4]);
-    std::fputs(usage, stderr);
+    std::fputs("usage: gradetool deps BOX DEPFILE SYSDIR... | report ROWS HEADER [RESULTS] | sheet LIST POINTS OUT\n", stderr);
     return 2;
 }

@@ -1,43 +1,24 @@
 // tests/grader/similarity.cpp: which submissions of a class share code with
-// each other or with the reference, ranked, with the shared code shown side by
-// side (make grade-class runs it). A high score is a reason to look, not a verdict.
+// each other or with the reference, ranked, the shared code shown side by side
+// (make grade-class runs it; tests/grader/README.md, "Copies flagged"). A high
+// score is a reason to look, not a verdict.
 //
 //   similarity MANIFEST OUT_CSV OUT_HTML
 //
-// MANIFEST (UTF-8): one "exercise TAB role TAB name TAB path" a line; role is
-// base (handed out: it never counts), reference (at most one an exercise) or
-// student. Lines starting with '#', and blank lines, are skipped; a relative
-// path is read from the current folder. OUT_CSV: exercise,student_a,student_b,
-// similarity,shared_lines, one row a pair, highest first. OUT_HTML: one page,
-// nothing fetched from the network. Bad input: one line on stderr, exit 2, and
-// neither output written.
-//
 // The method is MOSS's (Schleimer, Wilkerson and Aiken, "Winnowing: local
-// algorithms for document fingerprinting", SIGMOD 2003):
-//   1. tokens: comments, spaces, #include and #pragma lines go; a name that is not a
-//      keyword or a well-known std name becomes V, a number N, a string or
-//      character S. A for loop is rewritten in the order its while loop has
-//      (init, LOOP, condition, body, step), and separators ( ) { } ; are
-//      dropped, so a for turned into a while gives the same tokens.
-//   2. the hash of every K tokens in a row (a k-gram); winnowing keeps the
-//      smallest of each W hashes in a row: any run of K + W - 1 tokens two
-//      files share yields a fingerprint they share, at about 2 / (W + 1) of
-//      the k-grams' cost.
-//   3. fingerprints found anywhere in the exercise's base code are dropped.
-//   4. similarity = shared fingerprints / the smaller file's fingerprints.
-// Measured on the class in class/similarity/ (tests/checks/grader_similarity.sh;
-// margin = the lowest copy's score minus the highest of the independent pairs,
-// 20.5 and tiny.2): as here, +0.57 and +0.17. Without the for rewrite, tiny.2's
-// copy of the reference with while loops fell to 0.20 (margin -0.37); with the
-// separators kept, -0.18; without the base code removed, +0.03 and +0.03.
+// algorithms for document fingerprinting", SIGMOD 2003): normalised tokens,
+// the hash of every K in a row, the smallest of each W hashes kept as a
+// fingerprint, those of the base code dropped; the score is the share of the
+// smaller file's fingerprints the other has too. On the class in
+// class/similarity/ (tests/checks/grader_similarity.sh) the lowest copy scores
+// 0.57 (20.5) and 0.17 (tiny.2) above the highest independent pair; without
+// the for rewrite below tiny.2's margin was -0.37, with the separators kept
+// -0.18, without the base code removed +0.03 on both.
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
@@ -45,20 +26,17 @@
 #include <vector>
 
 #include "judge.hpp"  // judge::say
-#include "sheet.hpp"  // sheet::csv_field
+#include "sheet.hpp"  // reading and writing files, csv_field, escaped
 
-// K: tokens a fingerprint covers. W: the winnowing window. Over K = 8..20 and
-// W = 4..8 the margins were +0.50..+0.61 on 20.5 and -0.07..+0.20 on tiny.2,
-// whose short answers look alike; K = 12 did best there (W = 6: +0.17, W = 8:
-// +0.20), and W = 6 keeps more prints for a short file.
+// K: tokens a fingerprint covers; W: the winnowing window. Over K = 8..20 and
+// W = 4..8, K = 12 did best on tiny.2's short answers; W = 6 keeps more prints
+// for a short file than W = 8, for 0.03 of margin.
 constexpr int K = 12;
 constexpr int W = 6;
-// A file with fewer fingerprints than this is divided by this many: a nearly
-// empty submission sharing two fingerprints is not a 100% copy. (Every file of
-// our class has more: it changes none of their scores.)
+// A nearly empty submission sharing two fingerprints is not a 100% copy: a file
+// with fewer fingerprints is divided by this many (no file of our class has fewer).
 constexpr size_t FEWEST = 20;
-// The page shows the code side by side for the best pairs of each exercise at
-// or above this score, at most DETAIL_MOST of them.
+// The page shows side by side each exercise's best pairs at or above DETAIL_LEAST, DETAIL_MOST at most.
 constexpr double DETAIL_LEAST = 0.3;
 constexpr size_t DETAIL_MOST = 20;
 const char* const REFERENCE_NAME = "(reference solution)";
@@ -160,25 +138,8 @@ static std::vector<Token> raw_tokens(const std::string& s) {
         if (name_start(c)) {
             size_t j = i;
             while (j < n && name_char(s[j])) j++;
-            std::string name = s.substr(i, j - i);
-            const bool raw_prefix = name == "R" || name == "u8R" || name == "uR" || name == "UR" || name == "LR";
-            const bool prefix = name == "u8" || name == "u" || name == "U" || name == "L";
-            if (raw_prefix && j < n && s[j] == '"') {
-                size_t open = s.find('(', j);
-                std::string close = open == std::string::npos ? "" : ")" + s.substr(j + 1, open - j - 1) + "\"";
-                size_t end = close.empty() ? std::string::npos : s.find(close, open);
-                end = end == std::string::npos ? n : end + close.size();
-                line += int(std::count(s.begin() + i, s.begin() + end, '\n'));
-                i = end;
-                out.push_back({"S", at});
-            } else if (prefix && j < n && (s[j] == '"' || s[j] == '\'')) {
-                i = j;
-                quoted(s[j]);
-                out.push_back({"S", at});
-            } else {
-                i = j;
-                out.push_back({name, at});
-            }
+            out.push_back({s.substr(i, j - i), at});
+            i = j;
             continue;
         }
         if (std::isdigit(c) || (c == '.' && i + 1 < n && std::isdigit((unsigned char)s[i + 1]))) {
@@ -333,27 +294,16 @@ static std::vector<Print> winnow(const std::vector<uint64_t>& h) {
 
 struct Document {
     std::string exercise, role, name, path, text;
-    int manifest_line = 0;
     std::vector<Token> tokens;
     std::vector<Print> prints;    // winnowed, base code removed, in file order
     std::vector<uint64_t> kept;   // their distinct hashes, sorted
     std::vector<char> handed;     // per token: 1 when it stands in a run of the base code
 };
 
-static bool read_file(const std::string& path, std::string& text) {
-    std::error_code e;
-    if (std::filesystem::is_directory(path, e)) return false;  // opens, then throws on reading
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return false;
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    return !in.bad();
-}
-
 // The manifest's documents, or an error message.
 static std::string read_manifest(const char* manifest, std::vector<Document>& docs) {
     std::string text;
-    if (!read_file(manifest, text)) return judge::say("cannot read the manifest %s", manifest);
-    if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);  // a spreadsheet's UTF-8 mark
+    if (!sheet::read_text(manifest, text)) return judge::say("cannot read the manifest %s", manifest);
     std::istringstream lines(text);
     std::string line;
     std::set<std::pair<std::string, std::string>> students;
@@ -361,13 +311,11 @@ static std::string read_manifest(const char* manifest, std::vector<Document>& do
     for (int number = 1; std::getline(lines, line); number++) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (line.empty() || line[0] == '#') continue;
-        std::vector<std::string> f;
-        std::istringstream fields(line);
-        for (std::string part; std::getline(fields, part, '\t');) f.push_back(part);
+        const std::vector<std::string> f = sheet::fields(line);
         const std::string where = judge::say("%s line %d: ", manifest, number);
         if (f.size() != 4 || f[0].empty() || f[2].empty() || f[3].empty())
             return where + "want exercise<TAB>role<TAB>name<TAB>path, each one not empty";
-        Document d{f[0], f[1], f[2], f[3], "", number, {}, {}, {}, {}};
+        Document d{f[0], f[1], f[2], f[3], "", {}, {}, {}, {}};
         if (d.role != "base" && d.role != "reference" && d.role != "student")
             return where + "role '" + d.role + "' is not base, reference or student";
         if (d.role == "student" && d.name == REFERENCE_NAME)
@@ -376,7 +324,7 @@ static std::string read_manifest(const char* manifest, std::vector<Document>& do
             return where + "student '" + d.name + "' is already named in exercise " + d.exercise;
         if (d.role == "reference" && !references.insert(d.exercise).second)
             return where + "exercise " + d.exercise + " has a reference already";
-        if (!read_file(d.path, d.text)) return where + "cannot read " + d.path;
+        if (!sheet::read_text(d.path, d.text)) return where + "cannot read " + d.path;
         docs.push_back(d);
     }
     if (students.empty()) return judge::say("%s names no student", manifest);
@@ -512,55 +460,22 @@ static std::vector<Pair> all_pairs(const std::vector<Document>& docs) {
 }
 
 // ---------------------------------------------------------------------------
-// The CSV (RFC 4180 quoting; lines end in LF, which spreadsheets and Python's
-// csv module read, and which grep and awk do not trip on)
+// The CSV, as the grade sheet's: RFC 4180
 
-using sheet::csv_field;  // the grade sheet's quoting, one definition
+using sheet::csv_field;
 
 static std::string csv(const std::vector<Pair>& pairs) {
-    std::string out = "exercise,student_a,student_b,similarity,shared_lines\n";
+    std::string out = std::string("exercise,student_a,student_b,similarity,shared_lines") + sheet::CSV_END;
     for (const Pair& p : pairs)
         out += csv_field(p.a->exercise) + "," + csv_field(p.a->name) + "," + csv_field(p.b_name) + "," +
-               judge::say("%.3f,%d\n", p.similarity, p.shared_lines);
+               judge::say("%.3f,%d%s", p.similarity, p.shared_lines, sheet::CSV_END);
     return out;
 }
 
 // ---------------------------------------------------------------------------
 // The page
 
-// Text for HTML: the five special characters escaped, and any byte that is not
-// part of valid UTF-8 shown as U+FFFD, so that a binary file still makes a valid page.
-static std::string html(const std::string& s) {
-    std::string out;
-    for (size_t i = 0; i < s.size();) {
-        unsigned char c = s[i];
-        if (c < 0x80) {
-            if (c == '&') out += "&amp;";
-            else if (c == '<') out += "&lt;";
-            else if (c == '>') out += "&gt;";
-            else if (c == '"') out += "&quot;";
-            else if (c == '\'') out += "&#39;";
-            else if (c < 0x20 && c != '\t') out += "\xEF\xBF\xBD";
-            else out += char(c);
-            i++;
-            continue;
-        }
-        size_t len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
-        bool valid = len > 0 && i + len <= s.size();
-        for (size_t j = 1; valid && j < len; j++) valid = (static_cast<unsigned char>(s[i + j]) & 0xC0) == 0x80;
-        if (valid && len == 3) {  // no overlong forms, no surrogates
-            unsigned char d = s[i + 1];
-            valid = !(c == 0xE0 && d < 0xA0) && !(c == 0xED && d >= 0xA0);
-        }
-        if (valid && len == 4) {
-            unsigned char d = s[i + 1];
-            valid = !(c == 0xF0 && d < 0x90) && !(c == 0xF4 && d >= 0x90);
-        }
-        if (valid) out += s.substr(i, len), i += len;
-        else out += "\xEF\xBF\xBD", i++;
-    }
-    return out;
-}
+using sheet::escaped;
 
 constexpr int COLOURS = 8;  // regions cycle through the page's colours c0 .. c7
 
@@ -601,7 +516,7 @@ static std::string side(const Document& d, const std::string& title, const std::
         if (region_of[size_t(l)] >= 0) first_line[size_t(region_of[size_t(l)])] = l;
     const char* here = is_a ? "a" : "b";
     const char* there = is_a ? "b" : "a";
-    std::string out = "<div class=\"side\"><h4>" + html(title) + "</h4><pre>";
+    std::string out = "<div class=\"side\"><h4>" + escaped(title) + "</h4><pre>";
     std::istringstream text(d.text);
     std::string line;
     for (int l = 1; std::getline(text, line); l++) {
@@ -612,7 +527,7 @@ static std::string side(const Document& d, const std::string& title, const std::
             label = judge::say("<a class=\"r\" id=\"%s-%s%d\" href=\"#%s-%s%d\">[%d]</a>", id.c_str(), here, r,
                                id.c_str(), there, r, r + 1);
         out += r >= 0 ? judge::say("<span class=\"l c%d\">", r % COLOURS) : std::string("<span class=\"l\">");
-        out += label + judge::say("<span class=\"n\">%d</span>", l) + html(line) + "</span>";
+        out += label + judge::say("<span class=\"n\">%d</span>", l) + escaped(line) + "</span>";
     }
     return out + "</pre></div>";
 }
@@ -632,7 +547,7 @@ static std::string page(const std::vector<Pair>& pairs, const std::vector<std::s
         std::vector<const Pair*> mine;
         for (const Pair& p : pairs)
             if (p.a->exercise == exercises[e]) mine.push_back(&p);
-        out += "<h2>Exercise " + html(exercises[e]) + "</h2>\n";
+        out += "<h2>Exercise " + escaped(exercises[e]) + "</h2>\n";
         if (mine.empty()) {
             out += "<p>No pairs: fewer than two students and no reference.</p>\n";
             continue;
@@ -644,15 +559,15 @@ static std::string page(const std::vector<Pair>& pairs, const std::vector<std::s
             const Pair& p = *mine[k];
             const std::string id = judge::say("e%zu-p%zu", e + 1, k + 1);
             const bool shown = k < DETAIL_MOST && p.similarity >= DETAIL_LEAST;
-            out += judge::say("<tr><td class=\"num\">%zu</td><td>", k + 1) + html(p.a->name) + "</td><td>" +
-                   html(p.b_name) + judge::say("</td><td class=\"num\">%.3f</td><td class=\"num\">%d</td><td>%s",
+            out += judge::say("<tr><td class=\"num\">%zu</td><td>", k + 1) + escaped(p.a->name) + "</td><td>" +
+                   escaped(p.b_name) + judge::say("</td><td class=\"num\">%.3f</td><td class=\"num\">%d</td><td>%s",
                                                p.similarity, p.shared_lines, shown ? "" : "&nbsp;");
             if (shown) out += "<a href=\"#" + id + "\">side by side</a>";
             out += "</td></tr>\n";
             if (!shown) continue;
             const std::vector<Region> regions = regions_of(*p.a, *p.b);
-            details += "<div class=\"pair\" id=\"" + id + "\"><h3>" + html(exercises[e]) + ": " + html(p.a->name) +
-                       " and " + html(p.b_name) +
+            details += "<div class=\"pair\" id=\"" + id + "\"><h3>" + escaped(exercises[e]) + ": " + escaped(p.a->name) +
+                       " and " + escaped(p.b_name) +
                        judge::say(": %.3f, %d shared lines, %zu regions</h3>", p.similarity, p.shared_lines,
                                   regions.size()) +
                        "<div class=\"sides\">" + side(*p.a, p.a->name, regions, true, id) +
@@ -669,33 +584,12 @@ static std::string page(const std::vector<Pair>& pairs, const std::vector<std::s
 
 // ---------------------------------------------------------------------------
 
-// Both outputs or neither: each is written to PATH.tmp, and renamed only when both are whole.
-static std::string write_both(const std::string& csv_path, const std::string& csv_text, const std::string& html_path,
-                              const std::string& html_text) {
-    const std::string outputs[2][2] = {{csv_path, csv_text}, {html_path, html_text}};
-    for (const auto& o : outputs) {
-        std::ofstream out(o[0] + ".tmp", std::ios::binary);
-        out << o[1];
-        if (!out.flush()) {
-            std::remove((csv_path + ".tmp").c_str());
-            std::remove((html_path + ".tmp").c_str());
-            return "cannot write " + o[0];
-        }
-    }
-    for (const auto& o : outputs)
-        if (std::rename((o[0] + ".tmp").c_str(), o[0].c_str()) != 0) return "cannot write " + o[0];
-    return "";
-}
-
 static const char* USAGE =
-    "usage: similarity MANIFEST OUT_CSV OUT_HTML\n\n"
-    "Ranks every pair of students of each exercise, and each student against the\n"
-    "reference, by the code they share (MOSS's winnowed fingerprints; the base code\n"
-    "handed out never counts). A high score is a reason to look, not a verdict.\n\n"
-    "MANIFEST: one 'exercise<TAB>role<TAB>name<TAB>path' a line, UTF-8; role is base,\n"
-    "reference or student; '#' lines are skipped; relative paths from this folder.\n"
-    "OUT_CSV: exercise,student_a,student_b,similarity,shared_lines, highest first.\n"
-    "OUT_HTML: the ranking and the best pairs side by side, shared code marked.\n";
+    "usage: similarity MANIFEST OUT_CSV OUT_HTML\n"
+    "MANIFEST: 'exercise<TAB>role<TAB>name<TAB>path' lines, role base (handed out: never counts),\n"
+    "reference or student. Ranks every pair of students of each exercise, and each student\n"
+    "against the reference, by the code they share: OUT_CSV exercise,student_a,student_b,\n"
+    "similarity,shared_lines, highest first; OUT_HTML the best pairs side by side.\n";
 
 int main(int argc, char** argv) {
     if (argc == 2 && std::string(argv[1]) == "--help") return std::fputs(USAGE, stdout), 0;
@@ -709,7 +603,8 @@ int main(int argc, char** argv) {
     std::vector<Pair> pairs = all_pairs(docs);
     std::set<std::string> names;
     for (const Document& d : docs) names.insert(d.exercise);
-    error = write_both(argv[2], csv(pairs), argv[3], page(pairs, std::vector<std::string>(names.begin(), names.end())));
-    if (!error.empty()) return std::fprintf(stderr, "similarity: %s\n", error.c_str()), 2;
+    if (!sheet::write_whole(argv[2], csv(pairs)) ||
+        !sheet::write_whole(argv[3], page(pairs, std::vector<std::string>(names.begin(), names.end()))))
+        return std::fprintf(stderr, "similarity: cannot write %s or %s\n", argv[2], argv[3]), 2;
     return 0;
 }
