@@ -1,16 +1,8 @@
-// tests/grader/checker.hpp: the grader's side, the only process that awards
-// a point. Built from an exercise's tests file, the REFERENCE solution and the
-// full headers (grader.hpp includes it when GRADER_CHECKER is defined).
+// tests/grader/checker.hpp: the grader's side, the only process that awards a
+// point (tests/grader/README.md, "How a grading runs"). Built from an
+// exercise's tests file, the reference and the full headers (grader.hpp
+// includes it when GRADER_CHECKER is defined).
 //
-// Each call a test makes to a function the student writes (the tests file's
-// STUDENT_FUNCTIONS) goes to the student's driver (driver.hpp), a process of
-// its own started through the sandbox command, and comes back as data. A
-// compare test runs its body twice, calling the reference here and then the
-// student's driver, and compares the numbers; a property test runs its body
-// on the student's answers; printed_output compares the two lessons' printed
-// words and numbers. The student's exit status and prints count for nothing.
-//
-//   checker --list                         name, points, kind, tolerance, hint per line
 //   checker --lesson [ARGS]                the reference's main
 //   checker --fail ROWS MESSAGE            every test 0 with MESSAGE (a file that did not compile)
 //   GRADER_SEED=N GRADER_ROWS=FILE checker --grade TIME OUT ERR [--after CMD] -- SANDBOX... DRIVER
@@ -36,9 +28,6 @@
 namespace grader {
 
 enum class Kind { COMPARE, PROPERTY, OUTPUT };
-inline const char* kind_name(Kind k) {
-    return k == Kind::COMPARE ? "compare" : k == Kind::PROPERTY ? "property" : "output";
-}
 
 // A test stops at its first failed expectation, or at a call the student's
 // process did not answer, by throwing this.
@@ -451,35 +440,26 @@ struct Row {
     bool grader_bug = false;
 };
 
-// The reference's lesson, printed into a string by a process of its own.
+// The reference's lesson, printed into a string (this is the test's own process).
 inline std::string reference_lesson(Lesson lesson) {
-    int p[2];
-    if (::pipe(p) != 0) throw Failed{"pipe"};
+    FILE* out = std::tmpfile();
+    const int saved = ::dup(1);
     std::fflush(stdout);
-    pid_t pid = ::fork();
-    if (pid == 0) {
-        ::dup2(p[1], 1);
-        ::close(p[0]);
-        char name[] = "lesson";
-        char* argv[] = {name, nullptr};
-        int status = 3;
-        try {
-            status = lesson(1, argv);
-        } catch (...) {
-        }
-        std::fflush(stdout);
-        _exit(status);
+    if (!out || saved < 0 || ::dup2(::fileno(out), 1) < 0) throw Failed{"the grader could not catch the lesson's output"};
+    char name[] = "lesson";
+    char* argv[] = {name, nullptr};
+    int status = 3;
+    try {
+        status = lesson(1, argv);
+    } catch (...) {
     }
-    ::close(p[1]);
-    std::string text;
-    char buffer[65536];
-    ssize_t k;
-    while ((k = ::read(p[0], buffer, sizeof buffer)) > 0 || (k < 0 && errno == EINTR))
-        if (k > 0) text.append(buffer, size_t(k));
-    ::close(p[0]);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw Failed{"the reference's lesson failed"};
+    std::fflush(stdout);
+    ::dup2(saved, 1), ::close(saved);
+    std::string text(size_t(std::ftell(out)), '\0');
+    std::rewind(out);
+    if (std::fread(&text[0], 1, text.size(), out) != text.size() || status != 0)
+        throw Failed{"the reference's lesson failed"};
+    std::fclose(out);
     return text;
 }
 
@@ -557,66 +537,46 @@ inline Row run_isolated(const Case& c, uint64_t seed, Lesson lesson) {
     int p[2];
     if (::pipe(p) != 0) return {0, false, "the grader could not make a pipe", true};
     std::fflush(stdout);
-    pid_t pid = ::fork();
+    const pid_t pid = ::fork();
     if (pid == 0) {
         ::close(p[0]);
-        Row r = run_case(c, seed, lesson);
-        std::string text = std::to_string(r.score) + "\t" + (r.hidden ? "1" : "0") + "\t" + (r.grader_bug ? "1" : "0") +
-                           "\t" + one_line(r.message);
-        write_all(p[1], text.data(), text.size());
+        ::alarm(unsigned(3 * limits().seconds + 60));  // a backstop for answers that hang the test itself
+        const Row r = run_case(c, seed, lesson);
+        Writer w;
+        put(w, r.score), put(w, r.hidden), put(w, r.grader_bug), put(w, r.message);
+        write_all(p[1], w.bytes.data(), w.bytes.size());
         std::fflush(stdout);
         _exit(0);
     }
     ::close(p[1]);
     std::string text;
     char buffer[4096];
-    const double backstop = 3 * limits().seconds + 60;
-    auto start = std::chrono::steady_clock::now();
-    for (;;) {
-        double left = backstop - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        pollfd fd = {p[0], POLLIN, 0};
-        if (left <= 0 || ::poll(&fd, 1, int(left * 1000) + 1) == 0) {
-            ::kill(pid, SIGKILL);
-            break;
-        }
-        ssize_t k = ::read(p[0], buffer, sizeof buffer);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) break;
-        text.append(buffer, size_t(k));
+    for (ssize_t k; (k = ::read(p[0], buffer, sizeof buffer)) != 0;) {
+        if (k > 0) text.append(buffer, size_t(k));
+        else if (errno != EINTR) break;
     }
     ::close(p[0]);
-    int status;
-    ::waitpid(pid, &status, 0);
+    ::waitpid(pid, nullptr, 0);
     Row r;
-    size_t a = text.find('\t'), b = a == std::string::npos ? a : text.find('\t', a + 1),
-           d = b == std::string::npos ? b : text.find('\t', b + 1);
-    if (d == std::string::npos) {
-        r.message = "the grader could not use your answers (its test process stopped)";
-        return r;
+    try {
+        Reader in(text);
+        get(in, r.score), get(in, r.hidden), get(in, r.grader_bug), get(in, r.message);
+    } catch (const Garbage&) {
+        return {0, false, "the grader could not use your answers (its test process stopped)", false};
     }
-    r.score = std::atoi(text.substr(0, a).c_str());
-    r.hidden = text[a + 1] == '1';
-    r.grader_bug = text[b + 1] == '1';
-    r.message = text.substr(d + 1);
     if (r.score < 0 || r.score > c.points) r.score = 0;
     return r;
 }
 
 inline int run(int argc, char** argv, Lesson lesson, const std::vector<Case>& cases) {
     std::signal(SIGPIPE, SIG_IGN);
-    const char* usage = "usage: checker --list | --lesson [ARGS] | --fail ROWS MESSAGE |\n"
+    const char* usage = "usage: checker --lesson [ARGS] | --fail ROWS MESSAGE |\n"
                         "       --grade SECONDS OUTPUT_LIMIT ERROR_LIMIT [--after CMD] -- SANDBOX... DRIVER\n"
                         "       (with GRADER_SEED and GRADER_ROWS in the environment)\n";
     std::string command = argc > 1 ? argv[1] : "";
     if (command == "--lesson") {
         argv[1] = argv[0];
         return lesson(argc - 1, argv + 1);
-    }
-    if (command == "--list" && argc == 2) {
-        for (const Case& c : cases)
-            std::printf("%s\t%d\t%s\t%g\t%s\n", c.name, c.points, kind_name(c.kind), c.tolerance,
-                        one_line(c.hint ? c.hint : "").c_str());
-        return 0;
     }
     if (command == "--fail" && argc == 4) {
         FILE* rows = std::fopen(argv[2], "w");

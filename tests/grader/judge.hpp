@@ -1,7 +1,7 @@
-// tests/grader/judge.hpp: how the checker (grader.hpp) and gradetool compare
-// a student's results with the reference's: numbers by relative error, and a
-// printed output as words and numbers. Grader code only: the student's
-// process never includes it.
+// tests/grader/judge.hpp: how the checker compares a student's results with the
+// reference's, numbers by relative error and a printed output as words and
+// numbers, and how its messages mark the student's own text. Grader code only:
+// the student's process never includes it.
 #pragma once
 
 #include <cmath>
@@ -26,11 +26,10 @@ inline std::string say(const char* format, ...) {
 }
 
 // Text the student's program produced (an exception's text, its last line on
-// stderr, its printed words, its numbers), marked: gradetool shows it in the
-// terminal and the teacher's report, never in what the student sees on
-// Gradescope, since a program can keep a hidden test's inputs in a file and
-// bring them out in a visible test's message. Marker bytes inside the text
-// are dropped, so a program cannot forge the marks.
+// stderr, its words and numbers), marked: gradetool shows it on the terminal
+// and to the teacher, never to the student on Gradescope, where a program could
+// bring a hidden input it kept out in a visible message. Marker bytes inside
+// the text are dropped, so that a program cannot forge the marks.
 constexpr char THEIRS_BEGIN = '\x01', THEIRS_END = '\x02';
 inline std::string theirs(const std::string& text) {
     std::string marked(1, THEIRS_BEGIN);
@@ -59,15 +58,11 @@ inline std::string shown(std::string s, size_t most = 40) {
 }
 
 // ---------------------------------------------------------------------------
-// Numbers: one labelled block (a matrix, a vector, a number) against the
-// reference's, entry by entry, by CS231n's rel_error |a - b| / max(|a| + |b|, floor).
-// The floor is FLOOR of the block's own scale, its largest reference entry:
-// an entry that is zero in exact arithmetic carries the rounding of the terms
-// it was summed from, which are the size of the block, not of the entry. At
-// 1e-2 and a tolerance of 1e-4, an entry may be off by 1e-6 of the block's
-// scale, about 16 float roundings of it: tiny.1's found, summed in double,
-// was off by 1.4e-7 of its scale (2.7e-7 on an entry of 5e-4), which 1e-3
-// refused.
+// Numbers: a labelled block (matrix, vector, number) against the reference's,
+// entry by entry, by CS231n's rel_error |a - b| / max(|a| + |b|, floor), the
+// floor FLOOR of the block's largest reference entry: an entry that is zero in
+// exact arithmetic carries the rounding of terms the size of the block (the
+// README's "Tolerances" has the measurements).
 constexpr double FLOOR = 1e-2;
 constexpr double SMALLEST_SCALE = 1e-3;  // a block of zeros is compared as if of size 1e-3
 
