@@ -2,12 +2,10 @@
 # A learner's view of a folder of exercise files (a handout being worked on):
 #
 #   make exercises DIR=handout
-#   bash tests/grader/exercises.sh handout
 #
-# Finds each exercise's file in DIR (by its name, e.g. ex3_Cross_Attention.cpp,
-# anywhere below DIR), grades it, and prints one line per exercise, then which
-# one to do next. Exit 0 when the folder could be graded (exercises left to
-# do are no error: the summary says what is next), 1 when it holds no
+# Grades each exercise's file found in DIR (by its handout name, at any depth),
+# prints a line per exercise and which one to do next. Exit 0 when the folder
+# could be graded (exercises left to do are no error), 1 when it holds no
 # exercise file or one could not be graded, 2 for a bad DIR.
 set -u
 dir=${1:-}
