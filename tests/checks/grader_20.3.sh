@@ -275,11 +275,11 @@ cmp -s "$work/printer.20.3" "$work/replay.log" && ok "SEED=2026 replays the same
 # make exercises: a folder with the reference done and nothing else.
 mkdir -p "$work/learner/20.3"
 cp "$reference" "$work/learner/20.3/"
-TMPDIR=$work/tmp bash tests/grader/exercises.sh "$work/learner" > "$work/learner.log" 2>&1
+TMPDIR=$work/tmp bash tests/grader/grade.sh --folder "$work/learner" > "$work/learner.log" 2>&1
 grep -qE '^  20\.3 +ex3_Cross_Attention\.cpp +10/10 points +done' "$work/learner.log" && grep -q "1 of 1 exercises done" "$work/learner.log" &&
   ok "make exercises lists 20.3 as done, 10/10" || failed "make exercises on a folder with 20.3 done" "$work/learner.log"
 cp "$work/starter/20.3/$(basename "$reference")" "$work/learner/20.3/"
-TMPDIR=$work/tmp bash tests/grader/exercises.sh "$work/learner" > "$work/learner.log" 2>&1
+TMPDIR=$work/tmp bash tests/grader/grade.sh --folder "$work/learner" > "$work/learner.log" 2>&1
 grep -q "^Next: exercise 20.3" "$work/learner.log" && ok "make exercises names 20.3 as the next to do" || failed "make exercises on a starter" "$work/learner.log"
 
 # Bad input: one line on stderr, exit 2.

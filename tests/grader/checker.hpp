@@ -48,6 +48,11 @@ inline Limits& limits() {
     static Limits l;
     return l;
 }
+inline std::vector<std::string> driver(const char* mode) {  // the driver's command line, run as MODE
+    std::vector<std::string> command = limits().command;
+    command.push_back(mode);
+    return command;
+}
 
 inline void close_fd(int& fd) {
     if (fd >= 0) ::close(fd);
@@ -198,9 +203,9 @@ struct Process {
 
 // The student's driver for the test being run: started at the test's first call.
 struct Session {
-    std::unique_ptr<Process> driver;
+    std::unique_ptr<Process> process;
     std::string call(const char* name, const std::string& request) {
-        if (!driver) driver.reset(new Process(append(limits().command, "--serve"), true, false));
+        if (!process) process.reset(new Process(grader::driver("--serve"), true, false));
         std::string send(4, '\0'), answer;
         uint32_t n = uint32_t(request.size());
         std::memcpy(&send[0], &n, 4);
@@ -212,17 +217,17 @@ struct Session {
             if (size > LARGEST_MESSAGE) return true;  // more than any answer: malformed, below
             return size > 0 && answer.size() >= 4 + size_t(size);
         };
-        std::string trouble = driver->pump(send, &answer, complete);
+        std::string trouble = process->pump(send, &answer, complete);
         if (!trouble.empty() && trouble != "ended") {
-            driver->stop();
+            process->stop();
             throw Failed{trouble + " (calling " + name + ")"};
         }
         if (!complete()) {
             if (answer.size() >= 4 && size == 0) throw Failed{judge::say("the answer to %s was malformed", name)};
-            driver->stop();
-            if (driver->err_tail.empty() && WIFEXITED(driver->status) && WEXITSTATUS(driver->status) == 0)
+            process->stop();
+            if (process->err_tail.empty() && WIFEXITED(process->status) && WEXITSTATUS(process->status) == 0)
                 throw Failed{judge::say("your program ended during a call to %s without answering", name)};
-            throw Failed{driver->how_it_ended() + " (calling " + name + ")"};
+            throw Failed{process->how_it_ended() + " (calling " + name + ")"};
         }
         if (answer.size() != 4 + size_t(size)) throw Failed{judge::say("the answer to %s was malformed", name)};
         if (answer[4] == 1) throw Failed{"threw an exception: " + judge::theirs(judge::shown(answer.substr(5), 300))};
@@ -250,10 +255,6 @@ struct Session {
                           "and by const & count as one)", name, readable(theirs, name).c_str(),
                           readable(expected_type, name).c_str());
     }
-    static std::vector<std::string> append(std::vector<std::string> v, const char* word) {
-        v.push_back(word);
-        return v;
-    }
 };
 // Where calls go: nullptr while the reference's numbers are being made.
 inline Session*& student() {
@@ -270,7 +271,7 @@ struct Proxy<R (*)(P...), f> {
     const char* name;
     template <class Q, class T>
     static void read_back(Reader& r, T& x) {
-        if constexpr (std::is_lvalue_reference_v<Q> && !std::is_const_v<std::remove_reference_t<Q>>) get(r, x);
+        if constexpr (written_back<Q>) get(r, x);
     }
     R operator()(P... args) const {
         Session* s = student();
@@ -327,10 +328,8 @@ public:
     void numbers(const std::string& label, const Matrix& A) {
         block(label, A.rows, A.cols, std::vector<double>(A.data.begin(), A.data.end()));
     }
-    void numbers(const std::string& label, const std::vector<float>& v) {
-        block(label, 1, int(v.size()), std::vector<double>(v.begin(), v.end()));
-    }
-    void numbers(const std::string& label, const std::vector<int>& v) {
+    template <class T>
+    void numbers(const std::string& label, const std::vector<T>& v) {  // float or int
         block(label, 1, int(v.size()), std::vector<double>(v.begin(), v.end()));
     }
     void number(const std::string& label, double x) { block(label, 1, 1, {x}); }
@@ -475,9 +474,7 @@ inline Row run_case(const Case& c, uint64_t seed, Lesson lesson) {
                 row.grader_bug = true, row.message = "the reference's lesson does not exit 0";
                 return row;
             }
-            std::vector<std::string> command = limits().command;
-            command.push_back("--lesson");
-            Process p(command, false, true);
+            Process p(driver("--lesson"), false, true);
             std::string trouble = p.pump("", nullptr, [] { return false; });
             if (trouble != "ended") throw Failed{trouble};
             if (!WIFEXITED(p.status) || WEXITSTATUS(p.status) != 0) {

@@ -44,38 +44,35 @@ for attack in thief vandal fork_bomb endless disk_filler; do
     printf '#define CLASS_TOKEN "%s"\n#define CLASS_TESTS_FILE "20.5.cpp"\n' "$token"
     cat tests/grader/attacks/class/neighbours.inc; } > "$f/$attack.cpp"
 done
-
-put "Zoë O'Brien" 1001 "$n5" "$f/solved5.cpp"
-put "Zoë O'Brien" 1001 "$n2" "$f/solved2.cpp"
-put "Ana María Pérez" 1002 "$n5" "$f/right5.cpp"
-put "Ana María Pérez" 1002 "$n2" "$f/right2.cpp"
-put "Sam Smith, Jr." 1003 "$n5" "$f/wrong5.cpp"
-put "Sam Smith, Jr." 1003 "$n2" "$f/wrong2.cpp"
-put "Jean-Luc d'Arcy" 1004 "$n5" "$f/starter5.cpp"
-put "Eve Empty" 1005 "$n5" "$f/empty.cpp"
-put "Eve Empty" 1005 "$n2" "$f/solved2.cpp"
+cp -R tests/grader/class/similarity "$f/sim"  # independent solutions and disguised copies
+while IFS='|' read -r name uid five two; do
+  [ -z "$five" ] || put "$name" "$uid" "$n5" "$f/$five"
+  [ -z "$two" ] || put "$name" "$uid" "$n2" "$f/$two"
+done << 'CLASS'
+Zoë O'Brien|1001|solved5.cpp|solved2.cpp
+Ana María Pérez|1002|right5.cpp|right2.cpp
+Sam Smith, Jr.|1003|wrong5.cpp|wrong2.cpp
+Jean-Luc d'Arcy|1004|starter5.cpp|
+Eve Empty|1005|empty.cpp|solved2.cpp
+Rae Resubmit|1006|solved5.cpp|
+Ines Indep|1020|sim/20.5/indep_a.cpp|sim/tiny.2/indep_a.cpp
+Bo Bespoke|1021|sim/20.5/indep_b.cpp|sim/tiny.2/indep_b.cpp
+Cy Copy|1022|sim/20.5/copy_of_indep_a_renamed.cpp|sim/tiny.2/copy_of_indep_a_renamed.cpp
+Rex Refcopy|1023|sim/20.5/copy_of_reference_loops.cpp|sim/tiny.2/copy_of_reference_loops.cpp
+Theo Thief|1010|thief.cpp|
+Val Vandal|1011|vandal.cpp|
+Fern Forkbomb|1012|fork_bomb.cpp|
+Lou Loop|1013|endless.cpp|
+Dee Diskfill|1014|disk_filler.cpp|
+CLASS
 # A resubmission: Canvas keeps every version (-1, -2: the newest counts), Moodle the last.
-put "Rae Resubmit" 1006 "$n5" "$f/solved5.cpp"
 mv "$canvas/raeresubmit_1006_6006_$n5" "$canvas/raeresubmit_1006_6300_${n5%.cpp}-2.cpp"
 cp "$f/starter5.cpp" "$canvas/raeresubmit_1006_6100_$n5"
 cp "$f/wrong5.cpp" "$canvas/raeresubmit_LATE_1006_6200_${n5%.cpp}-1.cpp"
-# Two files for one exercise (Moodle: two folders inside the student's).
+# Two files for one exercise (Moodle: two folders inside the student's), and a stray file.
 dir="$moodle/Tom Two_1007_assignsubmission_file_"
 mkdir -p "$dir/first" "$dir/second" && cp "$f/solved5.cpp" "$dir/first/$n5" && cp "$f/wrong5.cpp" "$dir/second/$n5"
 echo "notes" > "$moodle/Zoë O'Brien_1001_assignsubmission_file_/notes.txt"
-# Independent solutions and disguised copies (the similarity check's class).
-for ex in 20.5 tiny.2; do
-  n=$(basename "$(exercise_file "$ex")")
-  put "Ines Indep" 1020 "$n" "tests/grader/class/similarity/$ex/indep_a.cpp"
-  put "Bo Bespoke" 1021 "$n" "tests/grader/class/similarity/$ex/indep_b.cpp"
-  put "Cy Copy" 1022 "$n" "tests/grader/class/similarity/$ex/copy_of_indep_a_renamed.cpp"
-  put "Rex Refcopy" 1023 "$n" "tests/grader/class/similarity/$ex/copy_of_reference_loops.cpp"
-done
-put "Theo Thief" 1010 "$n5" "$f/thief.cpp"
-put "Val Vandal" 1011 "$n5" "$f/vandal.cpp"
-put "Fern Forkbomb" 1012 "$n5" "$f/fork_bomb.cpp"
-put "Lou Loop" 1013 "$n5" "$f/endless.cpp"
-put "Dee Diskfill" 1014 "$n5" "$f/disk_filler.cpp"
 checksums() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 cat | { sha256sum 2> /dev/null || shasum -a 256; }); }
 before=$(checksums "$moodle")
 class() {  # class EXPORT OUT LOG [VAR=VALUE...]

@@ -1,11 +1,8 @@
-// tests/grader/driver.hpp: the student's side of the grader. Built from the
-// student's file, the handout's headers and the exercise's tests file (its part
-// above "#ifdef GRADER_CHECKER"), it decides nothing: it runs the functions
-// the checker asks for and sends back what they returned.
+// tests/grader/driver.hpp: the student's side of the grader, which decides
+// nothing: it runs the functions the checker asks for and sends back what they
+// returned (grader.hpp says how it is built).
 //
-//   driver --serve          requests on fd 3, answers on fd 4 (wire.hpp); the
-//                           student's own prints go to stdout and stderr, which
-//                           the checker reads and throws away
+//   driver --serve          requests on fd 3, answers on fd 4 (wire.hpp)
 //   driver --lesson [ARGS]  the student's main, for the printed-output test
 #pragma once
 
@@ -16,15 +13,12 @@
 
 namespace grader {
 
-
 // One function the checker may call: reads its arguments, calls it, writes
 // the return value and every argument passed by non-const reference.
 template <class F, F f>
 struct Call;
 template <class R, class... P, R (*f)(P...)>
 struct Call<R (*)(P...), f> {
-    template <class Q>
-    static constexpr bool written_back = std::is_lvalue_reference_v<Q> && !std::is_const_v<std::remove_reference_t<Q>>;
     static_assert(((!std::is_pointer_v<std::decay_t<P>>) && ...),
                   "a function with pointer arguments needs an adapter in its tests file (see tiny.1.cpp)");
 
@@ -38,10 +32,11 @@ struct Call<R (*)(P...), f> {
             std::decay_t<R> result = f(std::get<I>(args)...);
             put(out, result);
         }
-        auto back = [&](auto& x, auto written) {
-            if constexpr (decltype(written)::value) put(out, x);
-        };
-        (back(std::get<I>(args), std::integral_constant<bool, written_back<P>>{}), ...);
+        (put_back<P>(out, std::get<I>(args)), ...);
+    }
+    template <class Q, class T>
+    static void put_back(Writer& out, T& x) {
+        if constexpr (written_back<Q>) put(out, x);
     }
     static void call(Reader& in, Writer& out) { run(in, out, std::index_sequence_for<P...>{}); }
     static const char* type() { return wire_type<R, P...>(); }

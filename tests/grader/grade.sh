@@ -3,6 +3,8 @@
 #
 #   make check-exercise EX=20.3 SRC=path/to/student.cpp
 #   bash tests/grader/grade.sh 20.3 path/to/student.cpp
+#   bash tests/grader/grade.sh --folder DIR      (make exercises DIR=...: every exercise's
+#                                                file in DIR, by its handout name, and the next to do)
 #
 # Exit 0 at full marks, 1 below, 2 on a usage mistake (one line). The
 # environment: SEED (replays a run), RESULTS=FILE (Gradescope's results.json),
@@ -21,6 +23,32 @@ root=$PWD
 . tests/grader/lib.sh
 
 usage_error() { echo "check-exercise: $1" >&2; exit 2; }
+if [ "$ex" = --folder ]; then
+  [ -n "$src" ] || usage_error "DIR is missing: which folder holds your exercise files?"
+  [ -d "$src" ] || usage_error "DIR '$2' is not a folder"
+  found=0 finished=0 next= broken=0
+  while IFS=$'\t' read -r id file; do
+    name=$(basename "$file")
+    mine=$(find "$src" -name "$name" -type f 2> /dev/null | sort | head -n 1)
+    [ -n "$mine" ] || { printf '  %-8s %-32s %s\n' "$id" "$name" "not in this folder"; continue; }
+    found=$((found + 1))
+    log=$(bash tests/grader/grade.sh "$id" "$mine" 2>&1)
+    status=$?
+    total=$(printf '%s\n' "$log" | grep -E '^[0-9]+/[0-9]+ points$' | tail -n 1)
+    case $status in
+    0) finished=$((finished + 1)); printf '  %-8s %-32s %-14s %s\n' "$id" "$name" "$total" "done" ;;
+    1) printf '  %-8s %-32s %-14s %s\n' "$id" "$name" "$total" "to do" ;;
+    *) printf '  %-8s %-32s %s\n' "$id" "$name" "cannot grade: $(printf '%s\n' "$log" | head -n 1)"; broken=1 ;;
+    esac
+    [ "$status" -eq 0 ] || [ -n "$next" ] || next="$id ${mine#"$root"/}"
+  done < <(exercise_table)
+  printf '\n%s of %s exercises done\n' "$finished" "$found"
+  [ "$found" -gt 0 ] || { echo "No exercise files in '$2' (make handout writes them)."; exit 1; }
+  [ -n "$next" ] || { echo "All done."; exit 0; }
+  echo "Next: exercise ${next%% *}, ${next#* }"
+  echo "  make check-exercise EX=${next%% *} SRC=${next#* }   shows each test, its points and a hint"
+  exit "$broken"
+fi
 [ -n "$ex" ] || usage_error "EX is missing: which exercise? (the exercises: $(exercise_ids))"
 reference=$(exercise_file "$ex")
 [ -n "$reference" ] || usage_error "there is no exercise '$ex'; the exercises: $(exercise_ids)"

@@ -1,19 +1,10 @@
-// tests/grader/similarity.cpp: which submissions of a class share code with
-// each other or with the reference, ranked, the shared code shown side by side
-// (make grade-class runs it; tests/grader/README.md, "Copies flagged"). A high
-// score is a reason to look, not a verdict.
+// tests/grader/similarity.cpp: which submissions of a class share code, ranked,
+// the shared code shown side by side (tests/grader/README.md, "Copies flagged").
+// MOSS's winnowing (Schleimer, Wilkerson and Aiken, SIGMOD 2003). The margins
+// quoted below are the lowest copy's score less the highest independent pair's
+// on class/similarity/ (tests/checks/grader_similarity.sh): 20.5's, tiny.2's.
 //
 //   similarity MANIFEST OUT_CSV OUT_HTML
-//
-// The method is MOSS's (Schleimer, Wilkerson and Aiken, "Winnowing: local
-// algorithms for document fingerprinting", SIGMOD 2003): normalised tokens,
-// the hash of every K in a row, the smallest of each W hashes kept as a
-// fingerprint, those of the base code dropped; the score is the share of the
-// smaller file's fingerprints the other has too. On the class in
-// class/similarity/ (tests/checks/grader_similarity.sh) the lowest copy scores
-// 0.57 (20.5) and 0.17 (tiny.2) above the highest independent pair; without
-// the for rewrite below tiny.2's margin was -0.37, with the separators kept
-// -0.18, without the base code removed +0.03 on both.
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
@@ -28,13 +19,10 @@
 #include "judge.hpp"  // judge::say
 #include "sheet.hpp"  // reading and writing files, csv_field, escaped
 
-// K: tokens a fingerprint covers; W: the winnowing window. Over K = 8..20 and
-// W = 4..8, K = 12 did best on tiny.2's short answers; W = 6 keeps more prints
-// for a short file than W = 8, for 0.03 of margin.
+// K tokens a fingerprint, the smallest of each W: of K = 8..20 and W = 4..8 these did best on tiny.2 (+0.17).
 constexpr int K = 12;
 constexpr int W = 6;
-// A nearly empty submission sharing two fingerprints is not a 100% copy: a file
-// with fewer fingerprints is divided by this many (no file of our class has fewer).
+// A nearly empty file sharing two fingerprints is no 100% copy: fewer count as this many.
 constexpr size_t FEWEST = 20;
 // The page shows side by side each exercise's best pairs at or above DETAIL_LEAST, DETAIL_MOST at most.
 constexpr double DETAIL_LEAST = 0.3;
@@ -83,8 +71,7 @@ static std::string normalised(const std::string& raw) {
                                                 "size_t", "auto", "int64_t", "int32_t", "uint64_t", "uint32_t"};
     if (dropped.count(raw)) return "";
     if (raw == "for" || raw == "while" || raw == "do") return "LOOP";
-    // float accumulators turned into double, int into size_t: the same code
-    // (it cost tiny.2's margin 0.03 on our class, where no copy changed a type)
+    // float turned into double, int into size_t: the same code (0.03 of tiny.2's margin)
     if (types.count(raw)) return "TYPE";
     if (name_start(raw[0]) && !kept_names().count(raw)) return "V";
     return raw;
@@ -170,9 +157,8 @@ static std::vector<Token> raw_tokens(const std::string& s) {
 }
 
 // ---------------------------------------------------------------------------
-// for (init; condition; step) body  ->  init LOOP condition body step: the
-// order of the same loop written with while. Works on raw tokens (it needs the
-// parentheses and semicolons that normalisation drops).
+// for (init; condition; step) body -> init LOOP condition body step, as with
+// while (without it tiny.2's margin was -0.37). On raw tokens: it needs ( ; ).
 
 static size_t matching(const std::vector<Token>& t, size_t open, size_t end) {  // the index of open's partner
     int depth = 0;
@@ -274,8 +260,7 @@ struct Print {
     size_t at;  // the first of its K tokens
 };
 
-// Winnowing: in each W hashes in a row, the smallest (the rightmost of equals),
-// each chosen position once. A file shorter than one window keeps its smallest.
+// Winnowing: the smallest of each W hashes in a row (the rightmost of equals), each position once.
 static std::vector<Print> winnow(const std::vector<uint64_t>& h) {
     std::vector<Print> out;
     const size_t windows = h.size() < size_t(W) ? (h.empty() ? 0 : 1) : h.size() - W + 1;
@@ -297,7 +282,6 @@ struct Document {
     std::vector<Token> tokens;
     std::vector<Print> prints;    // winnowed, base code removed, in file order
     std::vector<uint64_t> kept;   // their distinct hashes, sorted
-    std::vector<char> handed;     // per token: 1 when it stands in a run of the base code
 };
 
 // The manifest's documents, or an error message.
@@ -315,7 +299,7 @@ static std::string read_manifest(const char* manifest, std::vector<Document>& do
         const std::string where = judge::say("%s line %d: ", manifest, number);
         if (f.size() != 4 || f[0].empty() || f[2].empty() || f[3].empty())
             return where + "want exercise<TAB>role<TAB>name<TAB>path, each one not empty";
-        Document d{f[0], f[1], f[2], f[3], "", {}, {}, {}, {}};
+        Document d{f[0], f[1], f[2], f[3], "", {}, {}, {}};
         if (d.role != "base" && d.role != "reference" && d.role != "student")
             return where + "role '" + d.role + "' is not base, reference or student";
         if (d.role == "student" && d.name == REFERENCE_NAME)
@@ -335,35 +319,21 @@ static bool has(const std::vector<uint64_t>& sorted, uint64_t h) {
     return std::binary_search(sorted.begin(), sorted.end(), h);
 }
 
-// Tokens in a run this long that the base code has too are the handout's own
-// lines: a shared print that straddles the end of the starter's code counts,
-// but its starter lines are neither counted as shared nor marked on the page.
-// Shorter runs (K) are often the student's own code that looks like the
-// handout's (tiny.2's pointer arithmetic is tiny.1's): those lines are kept.
-constexpr size_t HANDOUT_RUN = 3 * K;
-
-// Fingerprints of every document; those in the exercise's base code removed.
+// Fingerprints of every document; those in the exercise's base code removed
+// (with them kept the margins were +0.03 and +0.03).
 static void fingerprint(std::vector<Document>& docs) {
-    std::map<std::string, std::vector<uint64_t>> base, runs;  // the base code's k-grams and runs, sorted
+    std::map<std::string, std::vector<uint64_t>> base;  // each exercise's base code's k-grams, sorted
     for (Document& d : docs) {
         d.tokens = tokens_of(d.text);
         if (d.role != "base") continue;
-        for (auto* to : {&base, &runs}) {
-            std::vector<uint64_t> h = kgram_hashes(d.tokens, to == &base ? K : HANDOUT_RUN);
-            (*to)[d.exercise].insert((*to)[d.exercise].end(), h.begin(), h.end());
-        }
+        const std::vector<uint64_t> h = kgram_hashes(d.tokens);
+        base[d.exercise].insert(base[d.exercise].end(), h.begin(), h.end());
     }
-    for (auto* all : {&base, &runs})
-        for (auto& b : *all) std::sort(b.second.begin(), b.second.end());
+    for (auto& b : base) std::sort(b.second.begin(), b.second.end());
     for (Document& d : docs) {
         if (d.role == "base") continue;
         const std::vector<uint64_t>& handed_out = base[d.exercise];
-        const std::vector<uint64_t> h = kgram_hashes(d.tokens), long_runs = kgram_hashes(d.tokens, HANDOUT_RUN);
-        d.handed.assign(d.tokens.size(), 0);
-        for (size_t i = 0; i < long_runs.size(); i++)
-            if (has(runs[d.exercise], long_runs[i]))
-                std::fill(d.handed.begin() + i, d.handed.begin() + i + HANDOUT_RUN, 1);
-        for (const Print& p : winnow(h))
+        for (const Print& p : winnow(kgram_hashes(d.tokens)))
             if (!has(handed_out, p.hash)) {
                 d.prints.push_back(p);
                 d.kept.push_back(p.hash);
@@ -388,9 +358,8 @@ struct Pair {
     int shared_lines = 0;
 };
 
-// Shared prints joined into regions (only for the pairs the page shows: it is
-// |A| x |B| work): consecutive in a, and in b not far from
-// where the last one was, are one region (one colour on the page).
+// Shared prints joined into regions, one colour each on the page: consecutive in a, and in b
+// not far from the last one (only for the pairs the page shows: it is |A| x |B| work).
 static std::vector<Region> regions_of(const Document& a, const Document& b) {
     std::vector<Region> out;
     const size_t reach = K + W;  // a gap of more tokens than this starts a new region
@@ -422,24 +391,19 @@ static Pair compare(const Document& a, const Document& b, const std::string& b_n
     Pair pair{&a, &b, b_name, 0.0, 0};
     size_t shared = 0;
     for (uint64_t h : a.kept) shared += has(b.kept, h);
-    // The smaller file's share, not Jaccard's |A and B| / |A or B| nor Dice's
-    // 2 |A and B| / (|A| + |B|): on our class the margins were alike (min
-    // +0.57 / +0.17, Jaccard +0.47 / +0.21, Dice +0.56 / +0.22), but a copy
-    // padded with dead code, or a copy of half a solution, keeps its score here
-    // where the other two fall in proportion.
+    // The smaller file's share: Jaccard's and Dice's margins were alike, but fall for a copy padded with dead code.
     const size_t smaller = std::max(std::min(a.kept.size(), b.kept.size()), FEWEST);
     pair.similarity = double(shared) / double(smaller);
     std::set<int> lines;
     for (const Print& p : a.prints)
         if (has(b.kept, p.hash))
-            for (size_t t = p.at; t < p.at + K; t++)
-                if (!a.handed[t]) lines.insert(a.tokens[t].line);
+            for (size_t t = p.at; t < p.at + K; t++) lines.insert(a.tokens[t].line);
     pair.shared_lines = int(lines.size());
     return pair;
 }
 
-// Every student pair of each exercise and each student against the reference,
-// highest first, then by exercise and names: the same input, the same order.
+// Every pair of students of an exercise, and each student against the reference, highest
+// first, then by exercise and names: the same input, the same order.
 static std::vector<Pair> all_pairs(const std::vector<Document>& docs) {
     std::vector<Pair> pairs;
     for (const Document& a : docs) {
@@ -496,8 +460,7 @@ static const char* STYLE =
     ".c0{background:#ffd6d6}.c1{background:#d6f0ff}.c2{background:#dff5d0}.c3{background:#f3dcff}"
     ".c4{background:#ffe8c2}.c5{background:#d0f5ef}.c6{background:#f7f3b0}.c7{background:#e2e2ff}";
 
-// One file with its shared regions marked: lines of region r get colour r mod
-// COLOURS and an anchor; the region's number links to the same region on the other side.
+// One file, the lines of region r in colour r mod COLOURS, its number a link to the other side's.
 static std::string side(const Document& d, const std::string& title, const std::vector<Region>& regions, bool is_a,
                         const std::string& id) {
     const int lines = int(std::count(d.text.begin(), d.text.end(), '\n')) + 1;
@@ -507,7 +470,7 @@ static std::string side(const Document& d, const std::string& title, const std::
         const size_t to = (is_a ? regions[r].a_last : regions[r].b_last) + K - 1;
         int lo = lines + 1, hi = 0;
         for (size_t t = from; t <= to && t < d.tokens.size(); t++)
-            if (!d.handed[t]) lo = std::min(lo, d.tokens[t].line), hi = std::max(hi, d.tokens[t].line);
+            lo = std::min(lo, d.tokens[t].line), hi = std::max(hi, d.tokens[t].line);
         for (int l = lo; l <= hi && l <= lines; l++)
             if (region_of[size_t(l)] < 0) region_of[size_t(l)] = int(r);
     }

@@ -1,15 +1,9 @@
 // tests/grader/wire.hpp: how a call's inputs and outputs travel between the
-// checker and the student's driver (tests/grader/grader.hpp).
-//
-// A message is a 4-byte length, then its bytes. A request holds the function's
-// name, its type as the reference declares it (wire_type, below) and every
-// argument; the answer holds a status byte (0 returned; 1 threw, then the
-// exception's text; 2 the student's function has another type, then that
-// type), the return value and every argument passed by non-const reference, as
-// the call left it. Numbers travel as their bytes (floats exactly, NaN
-// included); a vector as its length and its entries; a struct as its fields,
-// in the order a GRADER_FIELDS line lists them.
-// Reading past the end, or a length longer than what is left, is "garbage".
+// checker and the student's driver. A message is a 4-byte length, then its
+// bytes: a request is the function's name, its type (wire_type) and its
+// arguments; an answer is a status byte (0 returned, 1 threw: its text, 2 of
+// another type: that type), the result and every argument passed by non-const
+// reference. Numbers travel as their bytes (floats exactly, NaN and all).
 #pragma once
 
 #include <cerrno>
@@ -52,20 +46,18 @@ inline bool write_all(int fd, const void* p, size_t n) {
     return true;
 }
 
-// A function's type as the protocol sees it: each parameter's value type,
-// and whether the call writes it back (a non-const reference). By value and
-// by const reference read alike, so a student's choice between them is no
-// mismatch; an int where the reference has long long is.
+// A function's type as the protocol sees it: by value and by const & read alike,
+// a non-const & is written back; an int where the reference has long long differs.
 template <class Q>
-using WireParam = std::conditional_t<std::is_lvalue_reference_v<Q> && !std::is_const_v<std::remove_reference_t<Q>>,
-                                     std::decay_t<Q>&, std::decay_t<Q>>;
+constexpr bool written_back = std::is_lvalue_reference_v<Q> && !std::is_const_v<std::remove_reference_t<Q>>;
+template <class Q>
+using WireParam = std::conditional_t<written_back<Q>, std::decay_t<Q>&, std::decay_t<Q>>;
 template <class R, class... P>
 inline const char* wire_type() {
     return typeid(std::decay_t<R> (*)(WireParam<P>...)).name();
 }
 
-// Default-made before a call's arguments are read into it; a type without a
-// default constructor gets a specialisation in its tests file.
+// Made before a call's arguments are read into it (a tests file specialises it for a type with no default constructor).
 template <class T>
 struct Blank {
     static T make() { return T(); }
@@ -113,14 +105,11 @@ struct Reader {
 template <class T> struct is_vector : std::false_type {};
 template <class T, class A> struct is_vector<std::vector<T, A>> : std::true_type {};
 
+// A string or vector travels as its length and its entries; a struct as its fields.
 template <class T>
 void put(Writer& w, const T& x) {
     if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T>) w.raw(&x, sizeof x);
-    else if constexpr (std::is_same_v<T, std::string>) {
-        uint64_t n = x.size();
-        w.raw(&n, sizeof n);
-        w.raw(x.data(), x.size());
-    } else if constexpr (is_vector<T>::value) {
+    else if constexpr (is_vector<T>::value || std::is_same_v<T, std::string>) {
         uint64_t n = x.size();
         w.raw(&n, sizeof n);
         for (const auto& e : x) put(w, typename T::value_type(e));
@@ -137,13 +126,7 @@ void get(Reader& r, T& x) {
         if (b > 1) throw Garbage{};
         x = b;
     } else if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T>) r.raw(&x, sizeof x);
-    else if constexpr (std::is_same_v<T, std::string>) {
-        uint64_t n;
-        r.raw(&n, sizeof n);
-        if (n > r.left()) throw Garbage{};
-        x.resize(size_t(n));
-        r.raw(&x[0], size_t(n));
-    } else if constexpr (is_vector<T>::value) {
+    else if constexpr (is_vector<T>::value || std::is_same_v<T, std::string>) {
         uint64_t n;
         r.raw(&n, sizeof n);
         if (n > r.left()) throw Garbage{};  // every entry takes a byte at least
@@ -158,16 +141,10 @@ void get(Reader& r, T& x) {
     }
 }
 
-// A Matrix's entries must be rows x cols of them, or it is garbage.
-inline void check(const Matrix& m) {
-    if (m.rows < 0 || m.cols < 0 || m.data.size() != size_t(m.rows) * size_t(m.cols)) throw Garbage{};
-}
 template <>
-inline void get<Matrix>(Reader& r, Matrix& m) {
-    get(r, m.rows);
-    get(r, m.cols);
-    get(r, m.data);
-    check(m);
+inline void get<Matrix>(Reader& r, Matrix& m) {  // its entries must be rows x cols of them
+    get(r, m.rows), get(r, m.cols), get(r, m.data);
+    if (m.rows < 0 || m.cols < 0 || m.data.size() != size_t(m.rows) * size_t(m.cols)) throw Garbage{};
 }
 
 }  // namespace grader
