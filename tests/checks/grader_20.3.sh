@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # The exercise grader (tests/grader/), shown failing what it exists to catch, on
 # exercise 20.3: the reference scores full marks; the handout's starter compiles
-# and scores below full; a program that only prints the golden text scores only
-# the printed-output test; each wrong solution in tests/grader/solutions/wrong/20.3-*
+# and scores below full; each wrong solution in tests/grader/solutions/wrong/20.3-*
 # loses its tests; a student program that crashes, hangs or prints without end
 # loses those tests with a message and the grader goes on; results.json is
 # valid with Gradescope's fields; make exercises lists a folder; bad input is
@@ -13,6 +12,21 @@
 # (tests/grader/check_all.sh).
 . "$(dirname "$0")/../grader/checks.sh"
 export SEED=2026 TIME_LIMIT=3
+# check_json FILE: results.json as Gradescope reads it: valid JSON, the fields it
+# needs, a known status and visibility each, the score the sum of the tests'.
+check_json() {
+  python3 - "$1" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1], encoding="utf-8"))
+assert isinstance(r["score"], (int, float)) and isinstance(r["output"], str), "score or output"
+for t in r["tests"]:
+    assert isinstance(t["name"], str) and isinstance(t["output"], str), "a test's name or output"
+    assert t["status"] in ("passed", "failed"), "status " + t["status"]
+    assert t["visibility"] in ("hidden", "after_due_date", "after_published", "visible"), "visibility"
+    assert 0 <= t["score"] <= t["max_score"], "a test's score outside 0..max_score"
+assert abs(sum(t["score"] for t in r["tests"]) - r["score"]) < 1e-9, "score is not the sum of the tests'"
+PY
+}
 untracked() { git status --porcelain --untracked-files=all 2> /dev/null | grep '^??'; }
 before=$(untracked)
 reference=$(exercise_file 20.3)
@@ -42,7 +56,12 @@ alone() {  # alone ID
 in_parallel "alone 20.3" "alone tiny.2" "alone 15.5"
 
 check_reference 20.3
-jobs=("check_starter 20.3" "check_printer 20.3")
+starter=$work/starter/20.3/$(basename "$reference")
+mkdir -p "$(dirname "$starter")" && cut_solutions "$reference" > "$starter"
+grade 20.3 "$starter" "$work/starter.20.3"
+[ "$status" -eq 1 ] && [ "$(total_of "$work/starter.20.3")" = 0/10 ] && ok "20.3: the starter compiles and scores 0/10" ||
+  failed "20.3: the starter should compile and score 0/10" "$work/starter.20.3"
+jobs=()
 for file in tests/grader/solutions/*/20.3-*; do jobs+=("check_solution $file"); done
 in_parallel "${jobs[@]}"
 
@@ -67,7 +86,6 @@ in_parallel "misbehave crashes 'volatile int* p = nullptr; *p = 1;' 'segmentatio
 # Hostile submissions: the starter (nothing solved) with a trick added. None
 # gains a point over the starter's 0/10. (The full attack suite is
 # tests/grader/attacks.sh; these are the ones the grader's design answers.)
-starter=$work/starter/20.3/$(basename "$reference")
 hostile() {  # hostile NAME: $work/hostile_NAME.code appended to the starter
   local file=$work/hostile_$1.cpp log=$work/hostile_$1.log
   cat "$starter" "$work/hostile_$1.code" > "$file"
@@ -269,8 +287,8 @@ if [ "$(id -u)" -eq 0 ]; then
 else echo "skipped: Gradescope's layout as root (not root)"; fi
 
 # The same seed draws the same hidden inputs: a replay prints the same report.
-grade 20.3 "$work/printer/20.3/$(basename "$reference")" "$work/replay.log"
-cmp -s "$work/printer.20.3" "$work/replay.log" && ok "SEED=2026 replays the same report" || failed "SEED=2026 should replay the same report" "$work/replay.log"
+grade 20.3 "$work/solutions/wrong/20.3-max_starts_at_zero.cpp" "$work/replay.log"
+cmp -s "$work/solutions/wrong/20.3-max_starts_at_zero.log" "$work/replay.log" && ok "SEED=2026 replays the same report" || failed "SEED=2026 should replay the same report" "$work/replay.log"
 
 # make exercises: a folder with the reference done and nothing else.
 mkdir -p "$work/learner/20.3"

@@ -1,28 +1,24 @@
 #!/usr/bin/env bash
-# The attack suite: submissions that try to get points without the work, each
-# graded at two seeds against the rule its "// Rule:" line states:
+# The attack suite (tests/grader/README.md, "The attack suite"): submissions that try to get
+# points without the work, each graded at two seeds against its "// Rule:" line:
 #
 #   bash tests/grader/attacks.sh [--seed N] [ID...] [KIND...]
 #
-# KIND is lookup, include, takeover or gradescope (the folders of attacks/); no
-# ID or KIND means all of them. The seeds are N and N + 1 (N random unless
-# given, or SEED). One line per attack, exercise and seed, "ok:", "FAILED:" or
-# "pending:" (it cannot be made in this tree: the line says why), then the
-# counts; exit 0 when nothing FAILED. The rules:
+# KIND is a folder of attacks/ (lookup, include, takeover, gradescope); the seeds are N and
+# N + 1 (N random unless given, or SEED). A line per attack, exercise and seed: "ok:",
+# "FAILED:" or "pending:" (it cannot be made in this tree), then the counts. The rules:
 #   under 30%   the total is below 30% of the maximum
 #   rejected    the total is 0
-#   no gain     at most the starter's total at that seed, and results.json
-#               unchanged at the end of the run
-#   not shown   no gain, and the program's "// Secret:" text is in results.json's
-#               hidden teacher's report only
-# and in every grading results.json's score is the terminal's total.
+#   no gain     at most the starter's total, and results.json unchanged at the end of the run
+#   not shown   no gain, and its "// Secret:" text only in results.json's hidden report
+# and results.json's score is the terminal's total.
 . "$(dirname "$0")/checks.sh"
 seed=${SEED:-} ids= kinds=
 all_kinds="lookup include takeover gradescope"
 while [ $# -gt 0 ]; do
   case "$1" in
   --seed) seed=${2:-}; shift ;;
-  -h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *)
     if [ -n "$(exercise_file "$1")" ]; then ids="$ids $(exercise_id_of "$(exercise_file "$1")")"
     elif [ -d "tests/grader/attacks/$1" ] && [ "$1" != lib ] && [ "$1" != class ]; then kinds="$kinds $1"
@@ -35,9 +31,8 @@ case "$seed" in '') seed=$(random_seed) ;; *[!0-9]*) echo "attacks: --seed takes
 seeds="$seed $((seed + 1))"
 ids=${ids:-$(exercise_ids)}
 kinds=${kinds:-$all_kinds}
-# The suite's records (logs, checksums, the shared checker build) sit deeper than
-# the attacks look (a grading's folder and its parents), so that an attack on
-# one grading cannot rewrite another's records; the gradings are in $work/jobs.
+# The records (logs, checksums, the checker's build) sit deeper than the attacks look (a
+# grading's folder and its parents), out of their reach; the gradings are in $work/jobs.
 private=$work/p/r/i/v/a/t/e
 records=$private
 export GRADER_CACHE=$private/cache TIME_LIMIT=${TIME_LIMIT:-10}
@@ -68,7 +63,7 @@ print(int(s) if float(s) == int(s) else s)' "$1" 2> /dev/null
 }
 checksum() { if [ -f "$1" ]; then cksum < "$1"; else echo missing; fi; }
 
-base_job() {  # base_job ID: the starter's totals, the base of "no gain" (and the checker, built into the cache)
+base_job() {  # base_job ID: the starter compiles, scores below full and is the base of "no gain"
   local id=$1 file s dir=$work/base/$1
   file=$(exercise_file "$id")
   mkdir -p "$dir/starter" "$dir/solved"
@@ -77,8 +72,10 @@ base_job() {  # base_job ID: the starter's totals, the base of "no gain" (and th
   for s in $seeds; do
     grade_once "$dir" "$s" "$dir/starter/$(basename "$file")" "$GRADER_CACHE"
     total_of "$(record "$dir" "$s.log")" > "$(record "$dir" "$s.total")"
-    if [ -s "$(record "$dir" "$s.total")" ]; then ok "$id: the starter scores $(cat "$(record "$dir" "$s.total")") at seed $s"
-    else failed "$id: the starter does not grade at seed $s" "$(record "$dir" "$s.log")"; fi
+    if ! grep -q "did not compile" "$(record "$dir" "$s.log")" && [ -s "$(record "$dir" "$s.total")" ] &&
+       ! full "$(cat "$(record "$dir" "$s.total")")"; then
+      ok "$id: the starter compiles and scores below full, $(cat "$(record "$dir" "$s.total")") at seed $s"
+    else failed "$id: the starter should compile and score below full at seed $s" "$(record "$dir" "$s.log")"; fi
   done
 }
 
@@ -167,9 +164,8 @@ suite() {
       done
     fi ;;
   esac
-  # Every attack, two at a time; those that write into files other gradings use
-  # ("// Runs: alone") one at a time afterwards, each followed by a pause as long
-  # as a child it leaves may live ("// Lingers: SECONDS").
+  # Two at a time; "// Runs: alone" ones (they write into files other gradings use) one at a
+  # time afterwards, each followed by a pause as long as a child it leaves lives ("// Lingers:").
   jobs=()
   for id in $ids; do
     for kind in $kinds; do

@@ -3,15 +3,11 @@
 #
 #   bash tests/grader/check_all.sh [--seeds N] [ID...]
 #
-# The handout holds no solution line; per exercise, the reference scores full
-# marks, the starter compiles and scores below full, a program that only prints
-# the golden text scores only the printed-output test, every wrong solution
-# (solutions/wrong/ID-*) loses its tests and every right one (solutions/right/)
-# scores full marks. With --seeds N the reference and the solutions are graded
-# at N seeds from SEED and must keep one total (a study of an hour for every
-# exercise). Then the attack suite (attacks.sh) for those exercises, and, when
-# every exercise is checked, the class cases (class_check.sh). SEED is random
-# unless given; it is printed, so a failure can be replayed.
+# Per exercise (checks.sh): the reference and every solution;
+# with --seeds N the reference and the solutions at N seeds from SEED, each keeping one total
+# (an hour for all). Then the attack suite for those exercises (the starter and a golden
+# printer among them) and, for all, the class cases.
+# SEED is random unless given; it is printed, so a failure can be replayed.
 . "$(dirname "$0")/checks.sh"
 export SEED=${SEED:-$(random_seed)} TIME_LIMIT=${TIME_LIMIT:-10}
 seeds=$SEED ids=
@@ -40,8 +36,6 @@ done
 in_parallel ${jobs[@]+"${jobs[@]}"}
 jobs=()
 for id in ${ids:-$(exercise_ids)}; do
-  [ -f "$work/list.$id" ] || continue
-  jobs+=("check_starter $id" "check_printer $id")
   ls tests/grader/solutions/wrong/"$id"-* > /dev/null 2>&1 ||
     failed "$id: no wrong solution tests/grader/solutions/wrong/$id-<what>.sed (or .cpp)"
   for file in tests/grader/solutions/*/"$id"-*; do [ -f "$file" ] && jobs+=("check_solution $file"); done
@@ -51,17 +45,15 @@ for file in tests/grader/solutions/*/*; do
 done
 in_parallel ${jobs[@]+"${jobs[@]}"}
 
-bash tests/grader/attacks.sh --seed "$SEED" $ids > "$work/attacks.log" 2>&1
-attacks_status=$?
-echo "check-exercises-all: the attack suite (bash tests/grader/attacks.sh --seed $SEED$ids):"
-grep -E '^(FAILED|pending|skipped):|^attacks:' "$work/attacks.log" | sed 's/^/    /'
-[ "$attacks_status" -eq 0 ] || failed "the attack suite: $(tail -n 1 "$work/attacks.log")"
-if [ -z "$ids" ]; then
-  bash tests/grader/class_check.sh > "$work/class.log" 2>&1
-  class_status=$?
-  echo "check-exercises-all: the class cases (SEED=$SEED bash tests/grader/class_check.sh):"
-  grep -E '^(ok|FAILED|skipped):' "$work/class.log" | sed 's/^/    /'
-  [ "$class_status" -eq 0 ] || failed "the class cases: $(tail -n 1 "$work/class.log")"
-fi
+part() {  # part COMMAND...: a suite, with its FAILED, pending and skipped lines and its last
+  echo "check-exercises-all: $*"
+  "$@" > "$work/part.log" 2>&1
+  local status=$?
+  grep -E '^(FAILED|pending|skipped):' "$work/part.log" | sed 's/^/    /'
+  echo "    $(tail -n 1 "$work/part.log")"
+  [ "$status" -eq 0 ] || failed "$*"
+}
+part bash tests/grader/attacks.sh --seed "$SEED" $ids
+[ -n "$ids" ] || part bash tests/grader/class_check.sh
 echo "check-exercises-all: $failures failed (seeds $seeds)"
 [ "$failures" -eq 0 ]

@@ -29,15 +29,13 @@ namespace grader {
 
 enum class Kind { COMPARE, PROPERTY, OUTPUT };
 
-// A test stops at its first failed expectation, or at a call the student's
-// process did not answer, by throwing this.
+// Thrown at a test's first failed expectation, or at a call the student's process did not answer.
 struct Failed {
     std::string message;
 };
 
 // ---------------------------------------------------------------------------
 // The student's process.
-
 struct Limits {
     double seconds = 10;                // waiting for the student's process, per test
     size_t output = 1000000;            // its stdout, per test
@@ -59,9 +57,8 @@ inline void close_fd(int& fd) {
     fd = -1;
 }
 
-// A program started with stdin /dev/null, stdout and stderr on pipes, and
-// with `serve`, requests on its fd 3 and answers on its fd 4. It runs in a
-// process group of its own, which is killed when it is done with.
+// A program in a process group of its own: stdin /dev/null, stdout and stderr on
+// pipes, and with `serve` requests on its fd 3 and answers on its fd 4.
 struct Process {
     pid_t pid = -1;
     int requests = -1, answers = -1, out = -1, err = -1;
@@ -101,9 +98,7 @@ struct Process {
     }
     ~Process() { stop(); }
 
-    // Kills its process group (a process that already ended keeps its own
-    // status). `grace` seconds first for one that is ending by itself (a
-    // sandbox passing on its program's crash).
+    // Kills its process group, after `grace` seconds for one ending by itself (a sandbox passing on a crash).
     void stop(double grace = 0) {
         for (int k = 0; pid > 0 && !exited && k < int(grace * 100); k++) {
             if (::waitpid(pid, &status, WNOHANG) == pid) exited = true;
@@ -125,9 +120,7 @@ struct Process {
         while (!said.empty() && (said.back() == '\n' || said.back() == '\r' || said.back() == ' ')) said.pop_back();
         size_t cut = said.find_last_of('\n');
         if (cut != std::string::npos) said = said.substr(cut + 1);
-        for (char& c : said)
-            if (c == '\t' || c == '\r') c = ' ';
-        if (said.size() > 300) said = said.substr(0, 300);
+        said = judge::shown(said, 300);
         std::string with = said.empty() ? "" : ": " + judge::theirs(said);
         switch (code) {
         case 128 + SIGSEGV: return "crashed: segmentation fault (SIGSEGV; reading or writing outside a matrix or vector?)";
@@ -144,9 +137,8 @@ struct Process {
         }
     }
 
-    // Moves bytes until `done` says so or the time runs out: sends `send`,
-    // drains stdout (kept or counted) and stderr (its last line kept), and
-    // hands what fd 4 brings to `answer`. Returns "" or what went wrong.
+    // Sends `send`, drains stdout and stderr and hands fd 4's bytes to `answer` until `done`
+    // says so or the time runs out. Returns "" or what went wrong.
     template <class Done>
     std::string pump(const std::string& send, std::string* answer, Done done) {
         size_t sent = 0;
@@ -235,8 +227,7 @@ struct Session {
         if (answer[4] != 0) throw Failed{judge::say("the answer to %s was malformed", name)};
         return answer.substr(5);
     }
-    // A type is wire_type's (typeid's name of a function pointer); the message writes
-    // both as declarations, "long long attention_weights(int, long long, long long)".
+    // wire_type's typeid name, written as a declaration: "long long attention_weights(int, long long, long long)".
     std::string expected_type;
     static std::string readable(const std::string& type, const char* name) {
         std::string s = type;
@@ -262,8 +253,8 @@ inline Session*& student() {
     return s;
 }
 
-// A function the student writes, as the tests call it: the reference's own
-// while the reference runs, else a call in the student's process.
+// A function the student writes, as the tests call it: the reference's own while the
+// reference's numbers are made, else a call in the student's process.
 template <class F, F f>
 struct Proxy;
 template <class R, class... P, R (*f)(P...)>
@@ -318,8 +309,7 @@ public:
         return A;
     }
     std::vector<float> vector(int n, float lo = -1.0f, float hi = 1.0f) {
-        std::vector<float> v;
-        v.resize(size_t(n));
+        std::vector<float> v(static_cast<size_t>(n));
         for (float& x : v) x = uniform(lo, hi);
         return v;
     }
@@ -334,8 +324,7 @@ public:
     }
     void number(const std::string& label, double x) { block(label, 1, 1, {x}); }
 
-    // ---- Property tests (and sanity checks in compare tests): the first
-    // failed expectation ends the test with its message.
+    // ---- Property tests (and checks in compare tests): the first failed expectation ends the test.
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
@@ -352,8 +341,7 @@ public:
         expect(A.rows == rows && A.cols == cols && A.data.size() == size_t(rows) * size_t(cols),
                "%s is %d x %d (%zu numbers); want %d x %d", what, A.rows, A.cols, A.data.size(), rows, cols);
     }
-    // Rows of attention weights: the stated shape, no negative entry, and
-    // every row summing to 1 within `tolerance`.
+    // Rows of attention weights: the shape, no negative entry, each row summing to 1.
     void expect_softmax_rows(const Matrix& W, int rows, int cols, const char* what = "weights",
                              double tolerance = 1e-5) {
         expect_shape(W, rows, cols, what);
@@ -424,12 +412,6 @@ inline uint64_t test_seed(uint64_t seed, const char* name) {
     uint64_t h = 1469598103934665603ull;  // FNV-1a over the name
     for (const char* c = name; *c; c++) h = (h ^ uint64_t(uint8_t(*c))) * 1099511628211ull;
     return seed ^ h;
-}
-
-inline std::string one_line(std::string s) {
-    for (char& c : s)
-        if (c == '\t' || c == '\n' || c == '\r') c = ' ';
-    return s;
 }
 
 struct Row {
@@ -524,7 +506,8 @@ inline Row run_case(const Case& c, uint64_t seed, Lesson lesson) {
 
 inline void write_row(FILE* rows, const Case& c, const Row& r) {
     std::fprintf(rows, "%s\t%d\t%d\t%d\t%s\t%s\n", c.name, r.score, c.points, r.hidden ? 1 : 0,
-                 one_line(r.message).c_str(), one_line(c.hint ? c.hint : "").c_str());
+                 judge::shown(r.message, std::string::npos).c_str(),
+                 judge::shown(c.hint ? c.hint : "", std::string::npos).c_str());
     std::fflush(rows);
 }
 
@@ -541,18 +524,17 @@ inline Row run_isolated(const Case& c, uint64_t seed, Lesson lesson) {
         const Row r = run_case(c, seed, lesson);
         Writer w;
         put(w, r.score), put(w, r.hidden), put(w, r.grader_bug), put(w, r.message);
-        write_all(p[1], w.bytes.data(), w.bytes.size());
+        FILE* result = ::fdopen(p[1], "wb");
+        if (result) std::fwrite(w.bytes.data(), 1, w.bytes.size(), result), std::fclose(result);
         std::fflush(stdout);
         _exit(0);
     }
     ::close(p[1]);
     std::string text;
     char buffer[4096];
-    for (ssize_t k; (k = ::read(p[0], buffer, sizeof buffer)) != 0;) {
-        if (k > 0) text.append(buffer, size_t(k));
-        else if (errno != EINTR) break;
-    }
-    ::close(p[0]);
+    FILE* result = ::fdopen(p[0], "rb");
+    for (size_t k; result && (k = std::fread(buffer, 1, sizeof buffer, result)) > 0;) text.append(buffer, k);
+    if (result) std::fclose(result);
     ::waitpid(pid, nullptr, 0);
     Row r;
     try {

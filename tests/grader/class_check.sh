@@ -1,19 +1,11 @@
 #!/usr/bin/env bash
-# The class cases of make check-exercises-all: a class of our own for 20.5 and
-# tiny.2, exported as Moodle and as Canvas export it, graded by grade_class.sh.
+# The class cases of make check-exercises-all (tests/grader/README.md, "Grading a class"):
 #
 #   SEED=N bash tests/grader/class_check.sh      (SEED random unless given)
 #
-# The class: right and wrong answers, the untouched starter, an empty file, two
-# files, no file, a Canvas resubmission, accents, apostrophes, a comma and
-# spaces in names, a stray file, copies, and five hostile programs
-# (attacks/class/neighbours.inc): a thief that builds a neighbour's submission
-# and runs it as its own, a vandal that rewrites every file of the class it can
-# reach, a fork bomb, an endless loop and a disk filler. Every row must equal
-# that file graded alone, the hostile ones gain nothing and change nothing of
-# anyone's, a run killed with SIGKILL and started again ends with the same
-# sheet, a second run regrades nothing, and the sandboxes that do not isolate
-# are refused unless named.
+# A class of our own for 20.5 and tiny.2, as Moodle and Canvas export it, with the layouts'
+# corner cases, copies and five hostile programs (attacks/class/neighbours.inc: a thief, a
+# vandal, a fork bomb, an endless loop, a disk filler), graded by grade_class.sh.
 . "$(dirname "$0")/checks.sh"
 export SEED=${SEED:-$(random_seed)} TIME_LIMIT=${TIME_LIMIT:-3}
 token=class-check-mark-$$

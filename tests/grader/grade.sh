@@ -8,10 +8,9 @@
 #
 # Exit 0 at full marks, 1 below, 2 on a usage mistake (one line). The
 # environment: SEED (replays a run), RESULTS=FILE (Gradescope's results.json),
-# TIME_LIMIT seconds a test (10), OUTPUT_LIMIT and ERROR_LIMIT bytes of stdout
-# and stderr (1000000, 64000000), MEMORY_LIMIT KB (2097152), CXX and CXXFLAGS
-# (-Werror and -I dropped), GRADER_CACHE=DIR (the checker's build kept there),
-# GRADER_KEEP=DIR (the rows copied there), GRADER_SANDBOX (sandbox.sh's modes).
+# TIME_LIMIT seconds a test (10), CXX and CXXFLAGS (-Werror and -I dropped),
+# GRADER_CACHE=DIR (the checker's build kept there), GRADER_KEEP=DIR (the rows
+# copied there), GRADER_SANDBOX (one of sandbox.sh's modes).
 set -u
 ex=${1:-}
 src=${2:-}
@@ -59,23 +58,18 @@ tests_file=tests/grader/$id.cpp
 [ -e "$src" ] || usage_error "cannot read SRC '$2': no such file"
 [ -d "$src" ] && usage_error "SRC '$2' is a folder; give one .cpp file (make exercises DIR=... grades a folder)"
 [ -f "$src" ] && [ -r "$src" ] || usage_error "cannot read SRC '$2': permission denied or not a file"
-whole() { case "$2" in '' | *[!0-9]*) usage_error "$1 must be a whole number, got '$2'" ;; esac; }
-seed=${SEED:-$(random_seed)} time_limit=${TIME_LIMIT:-10} limit=${OUTPUT_LIMIT:-1000000}
-error_limit=${ERROR_LIMIT:-64000000} memory=${MEMORY_LIMIT:-2097152}
-whole SEED "$seed"
-for setting in "TIME_LIMIT $time_limit" "OUTPUT_LIMIT $limit" "ERROR_LIMIT $error_limit" "MEMORY_LIMIT $memory"; do
-  whole $setting
-  [ "${setting#* }" -gt 0 ] || usage_error "${setting% *} must be above 0"
-done
+seed=${SEED:-$(random_seed)} time_limit=${TIME_LIMIT:-10}
+case "$seed" in '' | *[!0-9]*) usage_error "SEED must be a whole number, got '$seed'" ;; esac
+case "$time_limit" in '' | *[!0-9]* | 0) usage_error "TIME_LIMIT must be a whole number of seconds, got '$time_limit'" ;; esac
+# The limits the statement states: 1 MB of stdout and 64 MB of stderr a test, 2 GB of memory.
+limit=1000000 error_limit=64000000 memory=2097152
 if [ -n "$results" ]; then
   [ -d "$(dirname "$results")" ] || usage_error "RESULTS '$results': no such folder"
   [ -d "$results" ] && usage_error "RESULTS '$results' is a folder; give a file name"
 fi
 
-# $work is the grader's (mode 700): the checker, the rows, the report. $box is
-# the student's: its file, the handout's headers, its build and run folders.
-# Under a uid of its own the student must reach the box: it goes in /tmp
-# itself (TMPDIR's folders may be closed to other users).
+# $work is the grader's (mode 700): the checker, the rows, the report. $box is the student's,
+# in /tmp itself under a uid of its own (TMPDIR's folders may be closed to other users).
 work=$(mktemp -d "${TMPDIR:-/tmp}/grade.XXXXXX") || usage_error "cannot make a temporary folder"
 chmod 700 "$work"
 mode=$(bash tests/grader/sandbox.sh probe)
@@ -90,16 +84,14 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-# A uid no other run is using (a lock folder claims it), so that killing every
-# process of the uid kills this run's and nothing else.
+# A uid no other run uses (a lock folder claims it): killing all its processes kills only this run's.
 case "$mode" in bwrap-uid | uid)
   uid=$(( 200000 + $$ % 100000 ))
   while ! mkdir "/tmp/grader-uid.$uid" 2> /dev/null; do uid=$((uid + 1)); done ;;
 esac
 
-# The student's file in src/file/, the handout's headers (solution regions cut,
-# other exercises' answers kept) and the driver's in src/: "attention109.hpp"
-# and "../tiny_model.hpp" both find the one copy of each.
+# The student's file in src/file/, the handout's headers (regions cut, other exercises'
+# answers kept) and the driver's in src/: "x.hpp" and "../x.hpp" both find the one copy.
 mkdir -p "$box/src/file" "$box/run" "$box/tmp"
 read -r -a cxx <<< "${CXX:-g++}"  # a word or more: "clang++ -stdlib=libc++"
 read -r -a given <<< "${CXXFLAGS:--std=c++17 -Og -Wall -Wextra -Wpedantic -ffp-contract=off}"
@@ -129,13 +121,8 @@ dir=$(dirname "$reference")
 [ -x "$checker" ] || { "${cxx[@]}" -std=c++17 -O1 -ffp-contract=off -DGRADER_CHECKER -DREFERENCE_SOURCE="\"$root/$reference\"" \
   -Itests/grader -I"$dir" -I"$(dirname "$dir")" -Icommon "$tests_file" -o "$checker.tmp$$" -pthread > "$work/checker.log" 2>&1 &&
   mv "$checker.tmp$$" "$checker"; } &
-sandbox() {  # sandbox DIR CPU MEMORY FILES COMMAND...
-  local dir=$1 cpu=$2 mem=$3 files=$4
-  shift 4
-  bash "$root/tests/grader/sandbox.sh" run "$mode" "${uid:-0}" "$box" "$dir" "$cpu" "$mem" "$files" -- "$@"
-}
-# The build: 2 minutes of CPU, 4 GB, 256 MB a file.
-sandbox "$box/src/file" 120 4194304 262144 "${cxx[@]}" ${flags[@]+"${flags[@]}"} -MD -MF "$box/deps" -I"$box/src" \
+# The build, in the sandbox: 2 minutes of CPU, 4 GB, 256 MB a file.
+bash tests/grader/sandbox.sh run "$mode" "${uid:-0}" "$box" "$box/src/file" 120 4194304 262144 -- "${cxx[@]}" ${flags[@]+"${flags[@]}"} -MD -MF "$box/deps" -I"$box/src" \
   -DSTUDENT_SOURCE='"file/submission.cpp"' "$box/src/$id.cpp" -o "$box/driver" -pthread > "$work/compile.log" 2>&1
 compiled=$?
 wait

@@ -5,13 +5,7 @@
 #   make grade-class DIR=export [OUT=grades] [EX="20.5 tiny.2"] [SEED=N] [JOBS=N] [SANDBOX=mode]
 #   bash tests/grader/grade_class.sh EXPORT OUT [ID...]
 #
-# OUT gets grades.csv, each student's reports, summary.txt and summary.svg,
-# similarity.csv and similarity.html. One seed for the class, kept in OUT/seed.
-# A grading is kept in OUT/.graded under the hash of the file, the grader and
-# the seed: a second run regrades nothing, and a killed run finishes the rest.
-# The sandboxes that do not isolate students (uid, none) are refused unless
-# SANDBOX names them. Exit 0 when every file handed in was graded, 1 when one
-# could not be, 2 on a usage mistake (one line).
+# Exit 0 when every file handed in was graded, 1 when one could not be, 2 on a usage mistake.
 set -u -o pipefail
 export LC_ALL=C
 here=$PWD
@@ -64,11 +58,9 @@ esac
 export GRADER_SANDBOX=$mode
 
 hash_of() { { sha256sum "$@" 2> /dev/null || shasum -a 256 "$@"; } | cut -c1-64; }
-# The grader's version: every file a grading reads but the student's.
 version=$(cat tests/grader/*.sh tests/grader/*.hpp tests/grader/*.cpp common/*.hpp chapter*/*.hpp chapter*/exercises/*.cpp | hash_of -)
-# OUT is the teacher's alone: no student's program, in any mode, reads it.
 mkdir -p "$out/.graded" "$out/.work" || fail "cannot write OUT '$out'"
-chmod 700 "$out"
+chmod 700 "$out"  # the teacher's alone: no student's program, in any mode, reads it
 w=$out/.work
 rm -rf "$w"/grading.* "$w/jobs"
 find "$w" -maxdepth 1 -name 'cache-*' ! -name "cache-${version:0:16}" -exec rm -rf {} + 2> /dev/null
@@ -121,9 +113,8 @@ sort -u "$w/students" -o "$w/students"
 ids=${ids# }
 [ -n "$ids" ] || fail "no file in '$export_dir' is named as an exercise's handout file ($(cut -f1 "$w/names" | paste -sd ' ' -))"
 
-# A row per student and exercise, "student TAB id TAB status TAB path TAB key": the
-# newest version of each; two files of that version are two-files, none missing.
-# The key names the grading (a file handed in twice is graded once).
+# keys: "student TAB id TAB status TAB path TAB key", the newest version of each; the key
+# (the hash of the file, the grader's files and the seed) names the grading in .graded.
 while IFS= read -r student; do
   for id in $ids; do
     awk -F'\t' -v s="$student" -v id="$id" '$1 == s && $2 == id' "$w/found" | sort -t$'\t' -k3,3r > "$w/mine"
@@ -143,7 +134,6 @@ done > "$w/jobs"
 total=$(wc -l < "$w/jobs" | tr -d ' ')
 echo "grade-class: $(wc -l < "$w/students" | tr -d ' ') students, exercises $ids, seed $seed, sandbox $mode"
 echo "grade-class: $total to grade, $(( $(cut -f5 "$w/keys" | grep -v '^$' | sort -u | wc -l) - total )) already graded, $jobs at once"
-# The checkers, built by the first grading of each exercise, for this version of the grader only.
 export GRADER_CACHE=$w/cache-${version:0:16}
 if [ "$total" -gt 0 ]; then
   start=$(date +%s)
@@ -166,7 +156,6 @@ if [ "$total" -gt 0 ]; then
 fi
 
 # --- The sheet, the reports, the summary, the copies ------------------------------------
-# sheet: "student TAB id TAB status TAB seed TAB grading folder" for gradetool.
 problems=0
 while IFS=$'\t' read -r student id status path key; do
   graded=

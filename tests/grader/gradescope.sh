@@ -36,10 +36,8 @@ case "$seed" in *[!0-9]*) fail "SEED must be a whole number, got '$seed'" ;; esa
 echo "$seed" > "$tmp/SEED"
 cat > "$tmp/setup.sh" <<'SETUP'
 #!/usr/bin/env bash
-# Gradescope runs this once, as root, on its "Ubuntu 22.04" image: the pinned
-# g++-12 (the grader's checks run on GCC 12), bubblewrap, the checker built by
-# grading the starter once, then every source closed to all but root, so that
-# the student's program (a uid of its own) can read no solution.
+# Gradescope runs this once, as root, on its "Ubuntu 22.04" image: g++-12 (the checks' GCC),
+# bubblewrap, the checker built by grading the starter, every source closed to all but root.
 set -e
 cd "$(dirname "$0")"
 apt-get update

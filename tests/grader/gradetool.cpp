@@ -19,11 +19,8 @@
 #include "sheet.hpp"
 
 // ---------------------------------------------------------------------------
-// deps: the files a compile read, from its "-MD -MF" output (make's syntax:
-// "target: dep dep \" lines, a space in a name written "\ "). Each is made
-// canonical (symbolic links and ".." resolved) and must lie under BOX/src
-// (the handout's headers, the grader's driver headers and the submission) or
-// under one of the compiler's own system include folders.
+// deps: the files a compile read, from its -MD output (make's syntax: "target: dep
+// dep \", a space in a name "\ "), canonical, each under BOX/src or a system folder.
 
 static bool under(const std::filesystem::path& file, const std::filesystem::path& dir) {
     auto f = file.begin(), d = dir.begin();
@@ -78,14 +75,10 @@ static int deps(const char* box, const std::string& text, const std::vector<std:
 }
 
 // ---------------------------------------------------------------------------
-// report: ROWS are the checker's "name TAB score TAB points TAB hidden TAB
-// message TAB hint" lines; HEADER is what comes above the table. One total,
-// from the rows, makes the terminal's report and results.json both.
-//
-// results.json (Gradescope) shows the student a report without the seed, and
-// for a test on hidden inputs only "passed" or "failed" and its hint; the
-// whole report, seed and messages included, is a test of 0 points with
-// visibility "hidden", which the teacher sees and the student does not.
+// report: ROWS are the checker's "name TAB score TAB points TAB hidden TAB message
+// TAB hint" lines, HEADER what comes above the table. One total makes the terminal's
+// report and results.json, whose student sees no seed and no hidden test's message;
+// the whole report is a 0-point test of visibility "hidden", for the teacher.
 
 struct Row {
     std::string name, message, hint;
@@ -96,23 +89,16 @@ struct Row {
 static std::string json_string(const std::string& s) {
     std::string out = "\"";
     for (unsigned char c : s) {
-        if (c == '"') out += "\\\"";
-        else if (c == '\\') out += "\\\\";
+        if (c == '"' || c == '\\') out += '\\', out += char(c);
         else if (c == '\n') out += "\\n";
-        else if (c == '\t') out += "\\t";
-        else if (c == '\r') out += "\\r";
-        else if (c < 0x20) {
-            char esc[8];
-            std::snprintf(esc, sizeof esc, "\\u%04x", c);
-            out += esc;
-        } else out += char(c);
+        else if (c < 0x20) out += judge::say("\\u%04x", c);
+        else out += char(c);
     }
     return out + "\"";
 }
 
-// What the student sees of row k's message. A failed test on hidden inputs
-// says only that; so does a failed test after one, since the student's program
-// may have kept a hidden input in a file and put it into its later answers.
+// What the student sees of row k's message: none for a failed test on hidden inputs,
+// or after one (the program may have kept a hidden input and put it in a later answer).
 static std::string student_message(const std::vector<Row>& rows, size_t k) {
     const Row& r = rows[k];
     bool after_hidden = false;
@@ -122,30 +108,21 @@ static std::string student_message(const std::vector<Row>& rows, size_t k) {
     return judge::unmarked(r.message, true);
 }
 
-static std::string table(const std::vector<Row>& rows, bool for_student) {
-    std::string t = judge::say("  %-30s %-7s %s\n", "test", "points", "message");
-    for (size_t k = 0; k < rows.size(); k++) {
-        const Row& r = rows[k];
-        std::string m = for_student ? student_message(rows, k) : judge::unmarked(r.message, false);
-        t += judge::say("  %-30s %-7s %s\n", r.name.c_str(), (std::to_string(r.score) + "/" + std::to_string(r.points)).c_str(),
-                        m.c_str());
-    }
-    return t;
-}
-
+// The report: the header (the student's without its seed), a line per test, the total, the hints.
 static std::string report(const std::vector<Row>& rows, const std::string& header, int total, int max_total,
                           bool for_student) {
-    std::string text;
-    std::istringstream lines(header);
-    std::string line;
-    while (std::getline(lines, line))
+    std::string text, line;
+    for (std::istringstream lines(header); std::getline(lines, line);)
         if (!(for_student && line.compare(0, 5, "Seed ") == 0)) text += line + "\n";
-    text += "\n" + table(rows, for_student) + "\n" + judge::say("%d/%d points\n", total, max_total);
-    if (total < max_total) {
-        text += "\nHints:\n";
-        for (const Row& r : rows)
-            if (r.score < r.points && !r.hint.empty()) text += "  " + r.name + ": " + r.hint + "\n";
-    }
+    text += judge::say("\n  %-30s %-7s %s\n", "test", "points", "message");
+    for (size_t k = 0; k < rows.size(); k++)
+        text += judge::say("  %-30s %-7s %s\n", rows[k].name.c_str(),
+                           (std::to_string(rows[k].score) + "/" + std::to_string(rows[k].points)).c_str(),
+                           (for_student ? student_message(rows, k) : judge::unmarked(rows[k].message, false)).c_str());
+    text += judge::say("\n%d/%d points\n", total, max_total);
+    if (total < max_total) text += "\nHints:\n";
+    for (const Row& r : rows)
+        if (r.score < r.points && !r.hint.empty()) text += "  " + r.name + ": " + r.hint + "\n";
     return text;
 }
 
@@ -166,27 +143,25 @@ static int report_and_json(const std::string& rows_text, const std::string& head
     if (rows.empty()) return std::printf("gradetool: no rows\n"), 2;
     const std::string full = report(rows, header, total, max_total, false);
     std::fputs(full.c_str(), stdout);
-    if (!out_path) return total == max_total ? 0 : 1;
-
-    std::string tests;
+    const int status = total == max_total ? 0 : 1;
+    if (!out_path) return status;
+    std::string json = judge::say("{\n  \"score\": %d,\n  \"output\": ", total) +
+                       json_string(report(rows, header, total, max_total, true)) +
+                       ",\n  \"visibility\": \"visible\",\n  \"stdout_visibility\": \"hidden\",\n  \"tests\": [\n";
     for (size_t k = 0; k < rows.size(); k++) {
         const Row& r = rows[k];
         std::string m = student_message(rows, k);
         if (r.score < r.points && !r.hint.empty()) m += "\nHint: " + r.hint;
-        tests += judge::say("    {\"name\": %s, \"score\": %d, \"max_score\": %d, \"status\": \"%s\", \"output\": %s, "
-                            "\"visibility\": \"visible\"},\n",
-                            json_string(r.name).c_str(), r.score, r.points, r.score >= r.points ? "passed" : "failed",
-                            json_string(m).c_str());
+        json += judge::say("    {\"name\": %s, \"score\": %d, \"max_score\": %d, \"status\": \"%s\", \"output\": %s, "
+                           "\"visibility\": \"visible\"},\n",
+                           json_string(r.name).c_str(), r.score, r.points, r.score >= r.points ? "passed" : "failed",
+                           json_string(m).c_str());
     }
-    tests += "    {\"name\": \"For the teacher: the whole report, with the seed and every message\", \"score\": 0, "
-             "\"max_score\": 0, \"status\": \"passed\", \"output\": " + json_string(full) +
-             ", \"visibility\": \"hidden\"}\n";
-    std::string text = judge::say("{\n  \"score\": %d,\n  \"output\": ", total) +
-                       json_string(report(rows, header, total, max_total, true)) +
-                       ",\n  \"visibility\": \"visible\",\n  \"stdout_visibility\": \"hidden\",\n  \"tests\": [\n" + tests +
-                       "  ]\n}\n";
-    if (!sheet::write_whole(out_path, text)) return std::fprintf(stderr, "gradetool: cannot write %s\n", out_path), 2;
-    return total == max_total ? 0 : 1;
+    json += "    {\"name\": \"For the teacher: the whole report, with the seed and every message\", \"score\": 0, "
+            "\"max_score\": 0, \"status\": \"passed\", \"output\": " + json_string(full) +
+            ", \"visibility\": \"hidden\"}\n  ]\n}\n";
+    if (!sheet::write_whole(out_path, json)) return std::fprintf(stderr, "gradetool: cannot write %s\n", out_path), 2;
+    return status;
 }
 
 int main(int argc, char** argv) {

@@ -5,16 +5,10 @@
 #   make handout EX=15.5 [OUT=dir]  one exercise, only its own regions cut
 #   bash tests/grader/handout.sh [dir [id]]
 #
-# A folder per exercise, OUT/<id>/: the starter (each solution region cut to a
-# "// TODO:" line and its stubs), STATEMENT.md, the headers it includes, the
-# data files its tests name, the lesson's expected output and check.sh, which
-# builds the starter, runs it and compares what it prints (no repository
-# needed, no hidden tests). The class handout cuts every exercise's regions from
-# the headers, so an exercise that builds on others (its "// Builds on:" line)
-# gets from_exercise_<id>.cpp for each, which builds the student's own answer in
-# from the folder beside it; EX=<id> cuts only that exercise's regions. OUT is
-# written beside and moved into place whole; an OUT this command did not write
-# is never replaced.
+# A folder per exercise, OUT/<id>/: the starter, STATEMENT.md, its headers and data files,
+# the lesson's expected output and check.sh (build, run, compare: no repository needed).
+# An exercise that builds on others gets from_exercise_<id>.cpp for each, the student's
+# own answer from the folder beside it. OUT is written beside and moved into place whole.
 set -u -o pipefail
 out=${1:-handout}
 only=${2:-}

@@ -72,12 +72,6 @@ struct Block {
     std::vector<double> values;
 };
 
-inline std::string where(const Block& b, size_t k) {
-    if (b.rows == 1 && b.cols == 1) return "";
-    if (b.rows == 1) return say(" entry %zu", k);
-    return say(" entry (%zu, %zu)", k / size_t(b.cols), k % size_t(b.cols));
-}
-
 // "" when every block matches; else what differs.
 inline std::string compare(double tolerance, const std::vector<Block>& want, const std::vector<Block>& got) {
     if (want.empty()) return "the reference printed no numbers (a grader bug)";
@@ -106,7 +100,10 @@ inline std::string compare(double tolerance, const std::vector<Block>& want, con
             if (e > worst) worst = e, at = k;
         }
         if (worst > tolerance) {
-            std::string shape = w.rows == 1 && w.cols == 1 ? "" : say(" (%d x %d):", w.rows, w.cols) + where(w, at);
+            std::string shape = w.rows == 1 && w.cols == 1 ? ""
+                                : w.rows == 1 ? say(" (1 x %d): entry %zu", w.cols, at)
+                                              : say(" (%d x %d): entry (%zu, %zu)", w.rows, w.cols, at / size_t(w.cols),
+                                                    at % size_t(w.cols));
             if (tolerance == 0)  // exact: whole numbers, printed in full
                 return say("%s%s is %s, want %.17g", w.label.c_str(), shape.c_str(),
                            theirs(say("%.17g", g->values[at])).c_str(), w.values[at]);
@@ -118,9 +115,8 @@ inline std::string compare(double tolerance, const std::vector<Block>& want, con
 }
 
 // ---------------------------------------------------------------------------
-// words: a printed output read as words and numbers. Punctuation and spacing
-// do not count; a number matches when the two agree to the precision of the
-// less precise print (0.871 matches 0.8712; 98,304 matches 98304).
+// words: a printed output read as words and numbers, punctuation and spacing aside; a number
+// matches to the precision of the less precise print (0.871 matches 0.8712, 98,304 98304).
 
 struct Token {
     bool number = false;
@@ -197,8 +193,7 @@ inline std::vector<Token> tokens(const std::string& s) {
     return out;
 }
 
-// An infinity matches itself, or a number of the same sign beyond +-1e30: a
-// mask written as -1e30 instead of -infinity says the same thing.
+// An infinity matches a number of its sign beyond 1e30: a mask of -1e30 says -infinity.
 constexpr double AS_INFINITE = 1e30;
 
 inline bool same(const Token& a, const Token& b) {

@@ -22,30 +22,19 @@ exercise_file() {
 }
 exercise_id_of() { exercise_table | awk -F'\t' -v f="$1" '$2 == f { print $1 }'; }
 
-# Exercise $1's tests and points, "name<TAB>points" in the grader's order, read
-# from the grader::compare / property / printed_output calls of its tests file.
+# Exercise $1's tests and points, "name<TAB>points" in order, read from its tests file's calls.
 exercise_points() {
   [ -f "tests/grader/$1.cpp" ] || return 2
-  awk '
-    match($0, /grader::(compare|property)\( *"[^"]*", *[0-9]+/) {
-      s = substr($0, RSTART, RLENGTH); sub(/^[^"]*"/, "", s)
-      name = s; sub(/".*/, "", name); points = s; sub(/.*[^0-9]/, "", points)
-      print name "\t" points; next
-    }
-    match($0, /grader::printed_output\( *[0-9]+/) {
-      s = substr($0, RSTART, RLENGTH); sub(/.*[^0-9]/, "", s); print "printed_output\t" s
-    }' "tests/grader/$1.cpp"
+  sed -n -E -e 's/.*grader::(compare|property)\( *"([^"]*)", *([0-9]+).*/\2 \3/p' \
+    -e 's/.*grader::printed_output\( *([0-9]+).*/printed_output \1/p' "tests/grader/$1.cpp" | tr ' ' '\t'
 }
 
 # The exercises whose answers FILE's program uses (its "// Builds on: ID ..." line).
 builds_on() { sed -n '1,30s|^// Builds on: *||p' "$1" | head -n 1; }
 
-# cut_solutions FILE [GRADING [FOLDER]]: FILE with each solution region cut to a
-# "// TODO:" line and its "// STUB: code" lines as code (status 2 for unmatched
-# markers). Grading exercise GRADING, a header's region marked "BEGIN SOLUTION
-# exercise OTHER:" (an answer this one builds on) keeps its code. For FOLDER's
-# handout or box (default GRADING), "// BEGIN LEFT OUT exercise ID...: why" ..
-# "// END LEFT OUT" goes whole where ID is FOLDER; elsewhere only its markers go.
+# cut_solutions FILE [GRADING [FOLDER]]: FILE with each solution region cut to a "// TODO:"
+# line and its STUB lines (the README's "The exercise file"); grading GRADING, a region
+# "BEGIN SOLUTION exercise OTHER:" keeps its code; a LEFT OUT region goes in FOLDER's handout.
 cut_solutions() {
   awk -v file="$1" -v grading="${2:-}" -v folder="${3:-${2:-}}" '
     function bad(what, line) { printf "%s:%d: %s\n", file, line, what > "/dev/stderr"; failed = 1; exit 2 }
@@ -80,8 +69,7 @@ cut_solutions() {
 # A handout keeps everything in one folder: "../tiny_model.hpp" becomes "tiny_model.hpp" (stdin to stdout).
 flat_includes() { sed 's|^\([ \t]*#[ \t]*include[ \t]*"\)\(\.\./\)*|\1|'; }
 
-# The headers FILE includes with quotes, found beside it, in its chapter folder
-# or in common/, and theirs in turn: one path a line.
+# The headers FILE includes with quotes (beside it, in its chapter folder, in common/), and theirs.
 needed_headers() {
   local queue=("$1") seen=" " file name dir found candidate near
   while [ "${#queue[@]}" -gt 0 ]; do
@@ -103,11 +91,9 @@ needed_headers() {
   done
 }
 
-# solved_exercise ID FILE: the exercise as a student who solved it hands it in.
-# Where the function to write is a chapter header's own (15.3's backward, the
-# tiny model's layers), the file's region holds only STUB lines and the header
-# marks the function "BEGIN SOLUTION exercise ID:": that code takes the region's
-# place (inline dropped: the handout's header only declares it).
+# solved_exercise ID FILE: the exercise as a student who solved it hands it in. A region with
+# STUB lines only takes the code a header marks "BEGIN SOLUTION exercise ID:" (15.3's
+# backward, the tiny model's layers), inline dropped: the handout's header only declares it.
 solved_exercise() {
   local id=$1 file=$2 header from_headers
   from_headers=$(mktemp) || return 2
@@ -133,8 +119,7 @@ solved_exercise() {
   rm -f "$from_headers"
 }
 
-# golden_printer STARTER GOLDEN: a program that computes nothing, the starter
-# with its main renamed and a main that prints GOLDEN's text.
+# golden_printer STARTER GOLDEN: the starter with a main that only prints GOLDEN's text.
 golden_printer() {
   sed 's/^int main(/[[maybe_unused]] static int unused_main(/' "$1"
   printf '#include <cstdio>\nint main() {\n    std::fputs(R"GOLDEN('
@@ -142,9 +127,8 @@ golden_printer() {
   printf ')GOLDEN", stdout);\n    return 0;\n}\n'
 }
 
-# similarity_base ID DIR: what every student of exercise ID is given (base code,
-# which never counts as shared) and its answer (the reference), written into DIR,
-# as similarity.cpp's manifest lines "ID<TAB>role<TAB>name<TAB>path".
+# similarity_base ID DIR: exercise ID's handout (base code) and its answer (the reference),
+# written into DIR, as similarity.cpp's manifest lines "ID<TAB>role<TAB>name<TAB>path".
 similarity_base() {
   local id=$1 dir=$2 file header
   file=$(exercise_file "$id")

@@ -63,9 +63,7 @@ inline bool write_whole(const std::string& path, const std::string& text) {
     return true;
 }
 
-// RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes
-// doubled. Rows end in CR LF, as the RFC says; spreadsheets and Python's csv
-// module read either ending.
+// RFC 4180: a field with a comma, a quote or a line break quoted, its quotes doubled; rows end in CR LF.
 inline std::string csv_field(const std::string& s) {
     if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
     std::string q = "\"";
@@ -89,8 +87,7 @@ struct Line {  // one student's one exercise
     int points = 0;
 };
 
-// The status a grading earns from its rows: the first row's message says when
-// nothing ran, and a test stopped for time says timed-out.
+// A grading's status: the first row's message says when nothing ran; a test stopped for time is timed-out.
 inline std::string status_of(const std::vector<std::vector<std::string>>& rows) {
     if (rows.empty()) return "error";
     const std::string& first = rows[0][4];
@@ -102,8 +99,7 @@ inline std::string status_of(const std::vector<std::vector<std::string>>& rows) 
     return "graded";
 }
 
-// Per exercise: how many handed in, the mean and median of their points, and a
-// histogram of the totals, as text and as one SVG bar chart beside another.
+// Per exercise: how many handed in, the mean and median, and a histogram of the totals, as text and SVG.
 inline void summary(const std::vector<std::string>& ids, const std::vector<Line>& lines,
                     std::map<std::string, int>& max_of, std::string& text, std::string& svg) {
     const int bar = 16, height = 120, gap = 60;

@@ -291,7 +291,6 @@ static std::string read_manifest(const char* manifest, std::vector<Document>& do
     std::istringstream lines(text);
     std::string line;
     std::set<std::pair<std::string, std::string>> students;
-    std::set<std::string> references;
     for (int number = 1; std::getline(lines, line); number++) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (line.empty() || line[0] == '#') continue;
@@ -302,12 +301,8 @@ static std::string read_manifest(const char* manifest, std::vector<Document>& do
         Document d{f[0], f[1], f[2], f[3], "", {}, {}, {}};
         if (d.role != "base" && d.role != "reference" && d.role != "student")
             return where + "role '" + d.role + "' is not base, reference or student";
-        if (d.role == "student" && d.name == REFERENCE_NAME)
-            return where + "a student may not be called " + REFERENCE_NAME + ": the CSV names the reference so";
-        if (d.role == "student" && !students.insert({d.exercise, d.name}).second)
-            return where + "student '" + d.name + "' is already named in exercise " + d.exercise;
-        if (d.role == "reference" && !references.insert(d.exercise).second)
-            return where + "exercise " + d.exercise + " has a reference already";
+        if (d.role == "student" && (d.name == REFERENCE_NAME || !students.insert({d.exercise, d.name}).second))
+            return where + "student '" + d.name + "' is named twice in exercise " + d.exercise;
         if (!sheet::read_text(d.path, d.text)) return where + "cannot read " + d.path;
         docs.push_back(d);
     }
@@ -549,10 +544,8 @@ static std::string page(const std::vector<Pair>& pairs, const std::vector<std::s
 
 static const char* USAGE =
     "usage: similarity MANIFEST OUT_CSV OUT_HTML\n"
-    "MANIFEST: 'exercise<TAB>role<TAB>name<TAB>path' lines, role base (handed out: never counts),\n"
-    "reference or student. Ranks every pair of students of each exercise, and each student\n"
-    "against the reference, by the code they share: OUT_CSV exercise,student_a,student_b,\n"
-    "similarity,shared_lines, highest first; OUT_HTML the best pairs side by side.\n";
+    "MANIFEST: 'exercise<TAB>role<TAB>name<TAB>path' lines, role base (never counts), reference or\n"
+    "student. OUT_CSV: every pair's similarity, highest first; OUT_HTML: the best pairs side by side.\n";
 
 int main(int argc, char** argv) {
     if (argc == 2 && std::string(argv[1]) == "--help") return std::fputs(USAGE, stdout), 0;

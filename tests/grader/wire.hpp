@@ -25,27 +25,6 @@ struct Garbage {};  // thrown by a Reader that finds the bytes malformed
 constexpr int REQUESTS = 3, ANSWERS = 4;          // the driver's fds: requests in, answers out
 constexpr uint32_t LARGEST_MESSAGE = 256u << 20;  // bytes in one request or answer
 
-inline bool read_all(int fd, void* p, size_t n) {
-    char* c = static_cast<char*>(p);
-    while (n > 0) {
-        ssize_t k = ::read(fd, c, n);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) return false;
-        c += k, n -= size_t(k);
-    }
-    return true;
-}
-inline bool write_all(int fd, const void* p, size_t n) {
-    const char* c = static_cast<const char*>(p);
-    while (n > 0) {
-        ssize_t k = ::write(fd, c, n);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) return false;
-        c += k, n -= size_t(k);
-    }
-    return true;
-}
-
 // A function's type as the protocol sees it: by value and by const & read alike,
 // a non-const & is written back; an int where the reference has long long differs.
 template <class Q>
@@ -83,23 +62,17 @@ struct Reader {
     size_t left() const { return bytes.size() - at; }
 };
 
-// A struct's fields, one visitor call each: GRADER_FIELDS(Attention, Q, K, V, weights, out).
-#define GRADER_F1(x, f, a) f(x.a);
-#define GRADER_F2(x, f, a, ...) f(x.a); GRADER_F1(x, f, __VA_ARGS__)
-#define GRADER_F3(x, f, a, ...) f(x.a); GRADER_F2(x, f, __VA_ARGS__)
-#define GRADER_F4(x, f, a, ...) f(x.a); GRADER_F3(x, f, __VA_ARGS__)
-#define GRADER_F5(x, f, a, ...) f(x.a); GRADER_F4(x, f, __VA_ARGS__)
-#define GRADER_F6(x, f, a, ...) f(x.a); GRADER_F5(x, f, __VA_ARGS__)
-#define GRADER_F7(x, f, a, ...) f(x.a); GRADER_F6(x, f, __VA_ARGS__)
-#define GRADER_F8(x, f, a, ...) f(x.a); GRADER_F7(x, f, __VA_ARGS__)
-#define GRADER_F9(x, f, a, ...) f(x.a); GRADER_F8(x, f, __VA_ARGS__)
-#define GRADER_F10(x, f, a, ...) f(x.a); GRADER_F9(x, f, __VA_ARGS__)
-#define GRADER_PICK(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, N, ...) N
-#define GRADER_FIELDS(Type, ...)                                                                                  \
-    template <class F>                                                                                            \
-    void grader_fields(Type& x_, F&& f_) {                                                                        \
-        GRADER_PICK(__VA_ARGS__, GRADER_F10, GRADER_F9, GRADER_F8, GRADER_F7, GRADER_F6, GRADER_F5, GRADER_F4,   \
-                    GRADER_F3, GRADER_F2, GRADER_F1, ~)(x_, f_, __VA_ARGS__)                                      \
+// A struct's fields, one visitor call each: GRADER_FIELDS(Attention, Q, K, V, weights, out) names
+// every field in order (a structured binding, so that the compiler says when one is missing).
+template <class F, class... T>
+void each_field(F& f, T&... fields) {
+    (f(fields), ...);
+}
+#define GRADER_FIELDS(Type, ...)                      \
+    template <class F>                                \
+    void grader_fields(Type& x_, F&& f_) {            \
+        auto& [__VA_ARGS__] = x_;                     \
+        ::grader::each_field(f_, __VA_ARGS__);        \
     }
 
 template <class T> struct is_vector : std::false_type {};
