@@ -1,7 +1,5 @@
-// tests/grader/checker.hpp: the grader's side, the only process that awards a
-// point (tests/grader/README.md, "How a grading runs"). Built from an
-// exercise's tests file, the reference and the full headers (grader.hpp
-// includes it when GRADER_CHECKER is defined).
+// tests/grader/checker.hpp: the grader's side, the only process that awards a point
+// (tests/grader/README.md, "How a grading runs"; grader.hpp says how it is built).
 //
 //   checker --lesson [ARGS]                the reference's main
 //   checker --fail ROWS MESSAGE            every test 0 with MESSAGE (a file that did not compile)
@@ -42,12 +40,9 @@ struct Limits {
     size_t errors = 64u * 1000 * 1000;  // its stderr, per test
     std::vector<std::string> command;   // the sandbox's command, ending in the driver
 };
-inline Limits& limits() {
-    static Limits l;
-    return l;
-}
+inline Limits limits;
 inline std::vector<std::string> driver(const char* mode) {  // the driver's command line, run as MODE
-    std::vector<std::string> command = limits().command;
+    std::vector<std::string> command = limits.command;
     command.push_back(mode);
     return command;
 }
@@ -127,7 +122,7 @@ struct Process {
         case 128 + SIGBUS: return "crashed: bus error (SIGBUS)";
         case 128 + SIGABRT: return "aborted (SIGABRT" + with + ")";
         case 128 + SIGFPE: return "crashed: arithmetic error (SIGFPE; a whole-number division by zero?)";
-        case 128 + SIGXCPU: return judge::say("used more than its %g seconds of CPU time, so it was stopped", limits().seconds);
+        case 128 + SIGXCPU: return judge::say("used more than its %g seconds of CPU time, so it was stopped", limits.seconds);
         case 128 + SIGXFSZ: return "wrote a file larger than the limit, so it was stopped";
         case 128 + SIGKILL: return "was killed (SIGKILL: out of memory, or over a limit)";
         case 3: return said.empty() ? "threw an exception" : judge::theirs(said);
@@ -144,10 +139,10 @@ struct Process {
         size_t sent = 0;
         char buffer[65536];
         for (;;) {
-            if (out_bytes > limits().output)
-                return judge::say("printed more than %zu bytes, so it was stopped (printing in a loop?)", limits().output);
-            if (err_bytes > limits().errors)
-                return judge::say("printed more than %zu bytes on stderr, so it was stopped", limits().errors);
+            if (out_bytes > limits.output)
+                return judge::say("printed more than %zu bytes, so it was stopped (printing in a loop?)", limits.output);
+            if (err_bytes > limits.errors)
+                return judge::say("printed more than %zu bytes on stderr, so it was stopped", limits.errors);
             if (sent == send.size() && done()) return "";
             pollfd fds[4];
             int n = 0, at_req = -1, at_ans = -1, at_out = -1, at_err = -1;
@@ -159,10 +154,10 @@ struct Process {
                 stop(1.0);
                 return done() ? "" : "ended";
             }
-            const double left = limits().seconds - waited;
+            const double left = limits.seconds - waited;
             if (left <= 0)
                 return judge::say("still running after %g seconds, so it was stopped (an endless loop, or waiting for "
-                                  "something?)", limits().seconds);
+                                  "something?)", limits.seconds);
             auto start = std::chrono::steady_clock::now();
             int ready = ::poll(fds, nfds_t(n), int(left * 1000) + 1);
             waited += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -182,7 +177,7 @@ struct Process {
             drain(answers, at_ans, [&](size_t k) { if (answer) answer->append(buffer, k); });
             drain(out, at_out, [&](size_t k) {
                 out_bytes += k;
-                if (keep_out && out_text.size() <= limits().output) out_text.append(buffer, k);
+                if (keep_out && out_text.size() <= limits.output) out_text.append(buffer, k);
             });
             drain(err, at_err, [&](size_t k) {
                 err_bytes += k;
@@ -227,8 +222,8 @@ struct Session {
         if (answer[4] != 0) throw Failed{judge::say("the answer to %s was malformed", name)};
         return answer.substr(5);
     }
-    // wire_type's typeid name, written as a declaration: "long long attention_weights(int, long long, long long)".
     std::string expected_type;
+    // wire_type's typeid name as a declaration: "long long attention_weights(int, long long, long long)".
     static std::string readable(const std::string& type, const char* name) {
         std::string s = type;
 #if defined(__GNUC__)
@@ -341,28 +336,10 @@ public:
         expect(A.rows == rows && A.cols == cols && A.data.size() == size_t(rows) * size_t(cols),
                "%s is %d x %d (%zu numbers); want %d x %d", what, A.rows, A.cols, A.data.size(), rows, cols);
     }
-    // Rows of attention weights: the shape, no negative entry, each row summing to 1.
-    void expect_softmax_rows(const Matrix& W, int rows, int cols, const char* what = "weights",
-                             double tolerance = 1e-5) {
-        expect_shape(W, rows, cols, what);
-        for (int i = 0; i < W.rows; i++) {
-            double sum = 0;
-            for (int j = 0; j < W.cols; j++) {
-                expect(W(i, j) >= 0, "%s(%d, %d) = %g is negative", what, i, j, double(W(i, j)));
-                sum += W(i, j);
-            }
-            expect(std::fabs(sum - 1.0) <= tolerance, "row %d of %s sums to %.6f, not 1", i, what, sum);
-        }
-    }
 
 private:
     void block(const std::string& label, int rows, int cols, std::vector<double> values) {
-        judge::Block b;
-        b.label = label;
-        for (char& c : b.label)
-            if (c == ' ' || c == '\t' || c == '\n') c = '_';
-        b.rows = rows, b.cols = cols, b.values = std::move(values);
-        blocks.push_back(std::move(b));
+        blocks.push_back({label, rows, cols, std::move(values)});
     }
 };
 
@@ -386,7 +363,6 @@ inline double rel_error_norm(const std::vector<double>& a, const std::vector<dou
 
 // ---------------------------------------------------------------------------
 // The tests of one exercise.
-
 using Body = void (*)(Test&);
 
 struct Case {
@@ -520,7 +496,7 @@ inline Row run_isolated(const Case& c, uint64_t seed, Lesson lesson) {
     const pid_t pid = ::fork();
     if (pid == 0) {
         ::close(p[0]);
-        ::alarm(unsigned(3 * limits().seconds + 60));  // a backstop for answers that hang the test itself
+        ::alarm(unsigned(3 * limits.seconds + 60));  // a backstop for answers that hang the test itself
         const Row r = run_case(c, seed, lesson);
         Writer w;
         put(w, r.score), put(w, r.hidden), put(w, r.grader_bug), put(w, r.message);
@@ -563,13 +539,12 @@ inline int run(int argc, char** argv, Lesson lesson, const std::vector<Case>& ca
         for (const Case& c : cases) write_row(rows, c, {0, false, argv[3], false});
         return std::fclose(rows) == 0 ? 0 : 2;
     }
-    // The seed and the rows' path come in the environment, which no other uid
-    // can read, not on the command line, which every process can.
+    // The seed and the rows' path come in the environment, which no other uid can read.
     const char* seed_text = std::getenv("GRADER_SEED");
     const char* rows_path = std::getenv("GRADER_ROWS");
     if (command == "--grade" && argc >= 7 && seed_text && rows_path) {
         const uint64_t seed = std::strtoull(seed_text, nullptr, 10);
-        Limits& l = limits();
+        Limits& l = limits;
         l.seconds = std::atof(argv[2]);
         l.output = size_t(std::atoll(argv[3]));
         l.errors = size_t(std::atoll(argv[4]));

@@ -95,22 +95,17 @@ got=$(field "$sheet" "Sam Smith, Jr." 20.5 points)
   failed "the names or their points in grades.csv" "$sheet"
 grep -q "notes.txt" "$work/out-moodle/unplaced.tsv" 2> /dev/null && ok "a file named as no exercise is listed in unplaced.tsv, not graded" ||
   failed "notes.txt should be listed as unplaced" "$work/moodle.log"
-# Copies flagged: each copy above the two independent solutions' pair, the reference's copy named.
-python3 - "$work/out-moodle/similarity.csv" > "$work/similarity.log" 2>&1 << 'PY'
-import csv, sys
-score = {(r["exercise"], frozenset((r["student_a"], r["student_b"]))): float(r["similarity"])
-         for r in csv.DictReader(open(sys.argv[1], encoding="utf-8"))}
-bad = 0
-for ex in ("20.5", "tiny.2"):
-    independent = score[(ex, frozenset(("Ines Indep", "Bo Bespoke")))]
-    for pair in (("Cy Copy", "Ines Indep"), ("Rex Refcopy", "(reference solution)")):
-        print(ex, pair, score[(ex, frozenset(pair))], "independent", independent)
-        bad += score[(ex, frozenset(pair))] <= independent
-sys.exit(1 if bad else 0)
-PY
-[ $? -eq 0 ] && grep -q "Cy Copy" "$work/out-moodle/similarity.html" &&
+# Copies flagged: each copy ranks above the two independent solutions' pair, the reference's copy named.
+rank() { grep -n "^$1,$2," "$work/out-moodle/similarity.csv" | cut -d: -f1; }  # rank EXERCISE "A,B": the pair's line
+copies_above=1
+for ex in 20.5 tiny.2; do
+  for copy in "Cy Copy,Ines Indep" "Rex Refcopy,(reference solution)"; do
+    [ "$(rank "$ex" "$copy")" -lt "$(rank "$ex" "Bo Bespoke,Ines Indep")" ] || copies_above=0
+  done
+done
+[ "$copies_above" -eq 1 ] && grep -q "Cy Copy" "$work/out-moodle/similarity.html" &&
   ok "similarity.csv ranks each copy above the independent solutions' pair, and names the reference's copy" ||
-  failed "copies in similarity.csv" "$work/similarity.log"
+  failed "copies in similarity.csv" "$work/out-moodle/similarity.csv"
 
 # 2. The hostile programs gained nothing and touched nothing of anyone else's.
 starter_points=$(field "$sheet" "Jean-Luc d'Arcy" 20.5 points)

@@ -6,11 +6,8 @@
 #   bash tests/grader/grade.sh --folder DIR      (make exercises DIR=...: every exercise's
 #                                                file in DIR, by its handout name, and the next to do)
 #
-# Exit 0 at full marks, 1 below, 2 on a usage mistake (one line). The
-# environment: SEED (replays a run), RESULTS=FILE (Gradescope's results.json),
-# TIME_LIMIT seconds a test (10), CXX and CXXFLAGS (-Werror and -I dropped),
-# GRADER_CACHE=DIR (the checker's build kept there), GRADER_KEEP=DIR (the rows
-# copied there), GRADER_SANDBOX (one of sandbox.sh's modes).
+# Exit 0 at full marks, 1 below, 2 on a usage mistake (one line). SEED replays a run; RESULTS=FILE,
+# TIME_LIMIT, CXX, CXXFLAGS, GRADER_CACHE, GRADER_KEEP and GRADER_SANDBOX: the README's "Running it".
 set -u
 ex=${1:-}
 src=${2:-}
@@ -99,10 +96,10 @@ flags=()  # warnings shown, never fatal; the box's headers only
 for flag in "${given[@]}"; do
   case "$flag" in -Werror | -Werror=* | -I*) ;; *) flags+=("$flag") ;; esac
 done
-for header in $(needed_headers "$reference") $(needed_headers tests/grader/wire.hpp); do
+for header in $(needed_headers "$reference") common/matrix.hpp $(needed_headers common/matrix.hpp); do
   cut_solutions "$header" "$id" > "$box/src/$(basename "$header")" || exit 2
 done
-cp tests/grader/grader.hpp tests/grader/wire.hpp tests/grader/driver.hpp "$tests_file" "$box/src/"
+cp tests/grader/grader.hpp "$tests_file" "$box/src/"
 cp "$src" "$box/src/file/submission.cpp"
 for data in $(sed -n 's|^// Files: *||p' "$tests_file"); do
   mkdir -p "$box/run/$(dirname "$data")" && cp "$data" "$box/run/$data"

@@ -3,10 +3,8 @@
 #
 #   make gradescope EX=20.3 [OUT=gradescope-20.3] [SEED=N]
 #
-# Writes OUT/ (setup.sh, run_autograder, EXERCISE and SEED at its root, with the
-# sources the grader needs) and OUT.zip of its contents when zip is installed.
-# SEED is the assignment's (drawn once if not given): every submission, and
-# every resubmission of a file, is graded on the same hidden inputs.
+# Writes OUT/ (setup.sh, run_autograder, EXERCISE, SEED and the grader's sources) and OUT.zip.
+# SEED is the assignment's: every submission, and every resubmission, gets the same hidden inputs.
 set -u
 ex=${1:-}
 out=${2:-}

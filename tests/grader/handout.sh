@@ -5,10 +5,8 @@
 #   make handout EX=15.5 [OUT=dir]  one exercise, only its own regions cut
 #   bash tests/grader/handout.sh [dir [id]]
 #
-# A folder per exercise, OUT/<id>/: the starter, STATEMENT.md, its headers and data files,
-# the lesson's expected output and check.sh (build, run, compare: no repository needed).
-# An exercise that builds on others gets from_exercise_<id>.cpp for each, the student's
-# own answer from the folder beside it. OUT is written beside and moved into place whole.
+# A folder per exercise: the starter, STATEMENT.md, its headers and data, the lesson's output and
+# check.sh; from_exercise_<id>.cpp brings in the student's own answers to the exercises it builds on.
 set -u -o pipefail
 out=${1:-handout}
 only=${2:-}

@@ -5,8 +5,7 @@
 #   sandbox.sh probe                  the mode this machine allows: bwrap-uid, uid, bwrap or none
 #                                     (GRADER_SANDBOX=MODE chooses one)
 #   sandbox.sh run MODE UID BOX DIR CPU MEMORY FILES -- COMMAND...
-#                                     COMMAND in DIR, with CPU seconds, MEMORY KB of
-#                                     address space and FILES KB a file at most
+#                                     COMMAND in DIR, with CPU seconds, MEMORY and FILES KB
 #   sandbox.sh kill MODE UID          every process of UID, killed (the uid modes)
 set -u
 
@@ -38,7 +37,6 @@ probe)
   bwrap_args "$probe" "$probe"
   if [ "$(id -u)" -eq 0 ] && command -v setpriv > /dev/null; then
     chown 65533 "$probe"
-    # shellcheck disable=SC2086
     if command -v bwrap > /dev/null && as_uid 65533 bwrap $args -- /bin/sh -c 'echo ok > ok' > /dev/null 2>&1 &&
        [ -f "$probe/ok" ]; then echo bwrap-uid
     else echo uid; fi
@@ -59,17 +57,12 @@ run)
   case "$mode" in
   bwrap-uid)
     bwrap_args "$box" "$dir"
-    # shellcheck disable=SC2086
     exec setpriv --reuid="$uid" --regid="$uid" --clear-groups --no-new-privs -- bwrap $args -- "$@" ;;
   uid)
     ulimit -n 256
     cd "$box" || exit 2
-    # Where root may make mount and pid namespaces (bubblewrap failing for want
-    # of user namespaces): every top-level folder but the system's hidden under
-    # an empty tmpfs, a private /tmp, /var/tmp and /dev/shm with a cap on their
-    # files, the box bound back in, no other process to be seen. The program
-    # runs as a child, so that the namespace's first process passes its signal
-    # on as a status.
+    # With mount and pid namespaces: the non-system folders hidden, /tmp, /var/tmp and /dev/shm
+    # private and capped, the box bound back in; the program a child, so that its signal is a status.
     if unshare -m -p -f --mount-proc -n true 2> /dev/null; then
       exec unshare -m -p -f --mount-proc -n sh -c '
         box=$1 dir=$2 uid=$3
@@ -91,7 +84,6 @@ run)
       env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$box" TMPDIR="$box/tmp" LC_ALL=C "$@" ;;
   bwrap)
     bwrap_args "$box" "$dir"
-    # shellcheck disable=SC2086
     exec bwrap $args -- "$@" ;;
   none)
     cd "$dir" || exit 2

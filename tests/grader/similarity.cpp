@@ -158,7 +158,7 @@ static std::vector<Token> raw_tokens(const std::string& s) {
 
 // ---------------------------------------------------------------------------
 // for (init; condition; step) body -> init LOOP condition body step, as with
-// while (without it tiny.2's margin was -0.37). On raw tokens: it needs ( ; ).
+// while (without it tiny.2's margin is -0.37). On raw tokens: it needs ( ; ).
 
 static size_t matching(const std::vector<Token>& t, size_t open, size_t end) {  // the index of open's partner
     int depth = 0;
@@ -315,7 +315,7 @@ static bool has(const std::vector<uint64_t>& sorted, uint64_t h) {
 }
 
 // Fingerprints of every document; those in the exercise's base code removed
-// (with them kept the margins were +0.03 and +0.03).
+// (with them kept the margins are +0.03 and +0.03).
 static void fingerprint(std::vector<Document>& docs) {
     std::map<std::string, std::vector<uint64_t>> base;  // each exercise's base code's k-grams, sorted
     for (Document& d : docs) {
@@ -386,7 +386,7 @@ static Pair compare(const Document& a, const Document& b, const std::string& b_n
     Pair pair{&a, &b, b_name, 0.0, 0};
     size_t shared = 0;
     for (uint64_t h : a.kept) shared += has(b.kept, h);
-    // The smaller file's share: Jaccard's and Dice's margins were alike, but fall for a copy padded with dead code.
+    // The smaller file's share: Jaccard's and Dice's margins are alike, but fall for a copy padded with dead code.
     const size_t smaller = std::max(std::min(a.kept.size(), b.kept.size()), FEWEST);
     pair.similarity = double(shared) / double(smaller);
     std::set<int> lines;
