@@ -1,13 +1,16 @@
-// tests/grader/judge.hpp: how the checker compares a student's results with the
-// reference's, numbers by relative error and a printed output as words and
-// numbers, and how its messages mark the student's own text. Grader code only:
-// the student's process never includes it.
+// tests/grader/judge.hpp: what the grader's own programs share: how the checker compares a
+// student's results with the reference's (numbers by relative error, a printed output as words
+// and numbers), how messages mark the student's own text, and the files the tools read and
+// write. Grader code only: the student's process never includes it.
 #pragma once
 
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -23,6 +26,69 @@ inline std::string say(const char* format, ...) {
     std::vsnprintf(text, sizeof text, format, args);
     va_end(args);
     return text;
+}
+
+inline bool read_text(const std::string& path, std::string& text) {
+    std::error_code e;
+    std::ifstream in(path, std::ios::binary);
+    if (!std::filesystem::is_regular_file(path, e) || !in) return false;
+    std::ostringstream all;
+    all << in.rdbuf();
+    text = all.str();
+    return !in.bad();
+}
+
+inline std::vector<std::string> fields(const std::string& line, char separator = '\t') {
+    std::vector<std::string> parts;
+    for (size_t start = 0;;) {
+        size_t end = line.find(separator, start);
+        parts.push_back(line.substr(start, end - start));
+        if (end == std::string::npos) return parts;
+        start = end + 1;
+    }
+}
+
+// The lines of a file (CR LF or LF), each split at its tabs; blank lines left out.
+inline std::vector<std::vector<std::string>> table_of(const std::string& path) {
+    std::vector<std::vector<std::string>> rows;
+    std::string text, line;
+    read_text(path, text);
+    std::istringstream in(text);
+    while (std::getline(in, line)) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (!line.empty()) rows.push_back(fields(line));
+    }
+    return rows;
+}
+
+// A file appears whole, or keeps what it held: written beside, then renamed.
+inline bool write_whole(const std::string& path, const std::string& text) {
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary);
+        out << text;
+        if (!out.flush()) return std::remove(tmp.c_str()), false;
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) return std::remove(tmp.c_str()), false;
+    return true;
+}
+
+// RFC 4180: a field with a comma, a quote or a line break quoted, its quotes doubled; rows end in CR LF.
+inline std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+constexpr const char* CSV_END = "\r\n";
+
+// Text for HTML or SVG: its five special characters escaped.
+inline std::string escaped(const std::string& s) {
+    std::string out;
+    for (char c : s)
+        out += c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '"' ? "&quot;" : c == '\'' ? "&#39;"
+                                                                                                    : std::string(1, c);
+    return out;
 }
 
 // Text the student's program produced (an exception's text, its last line on

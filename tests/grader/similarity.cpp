@@ -16,8 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "judge.hpp"  // judge::say
-#include "sheet.hpp"  // reading and writing files, csv_field, escaped
+#include "judge.hpp"  // say, reading and writing files, csv_field, escaped
 
 // K tokens a fingerprint, the smallest of each W: of K = 8..20 and W = 4..8 these did best on tiny.2 (+0.17).
 constexpr int K = 12;
@@ -287,14 +286,14 @@ struct Document {
 // The manifest's documents, or an error message.
 static std::string read_manifest(const char* manifest, std::vector<Document>& docs) {
     std::string text;
-    if (!sheet::read_text(manifest, text)) return judge::say("cannot read the manifest %s", manifest);
+    if (!judge::read_text(manifest, text)) return judge::say("cannot read the manifest %s", manifest);
     std::istringstream lines(text);
     std::string line;
     std::set<std::pair<std::string, std::string>> students;
     for (int number = 1; std::getline(lines, line); number++) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (line.empty() || line[0] == '#') continue;
-        const std::vector<std::string> f = sheet::fields(line);
+        const std::vector<std::string> f = judge::fields(line);
         const std::string where = judge::say("%s line %d: ", manifest, number);
         if (f.size() != 4 || f[0].empty() || f[2].empty() || f[3].empty())
             return where + "want exercise<TAB>role<TAB>name<TAB>path, each one not empty";
@@ -303,7 +302,7 @@ static std::string read_manifest(const char* manifest, std::vector<Document>& do
             return where + "role '" + d.role + "' is not base, reference or student";
         if (d.role == "student" && (d.name == REFERENCE_NAME || !students.insert({d.exercise, d.name}).second))
             return where + "student '" + d.name + "' is named twice in exercise " + d.exercise;
-        if (!sheet::read_text(d.path, d.text)) return where + "cannot read " + d.path;
+        if (!judge::read_text(d.path, d.text)) return where + "cannot read " + d.path;
         docs.push_back(d);
     }
     if (students.empty()) return judge::say("%s names no student", manifest);
@@ -421,20 +420,20 @@ static std::vector<Pair> all_pairs(const std::vector<Document>& docs) {
 // ---------------------------------------------------------------------------
 // The CSV, as the grade sheet's: RFC 4180
 
-using sheet::csv_field;
+using judge::csv_field;
 
 static std::string csv(const std::vector<Pair>& pairs) {
-    std::string out = std::string("exercise,student_a,student_b,similarity,shared_lines") + sheet::CSV_END;
+    std::string out = std::string("exercise,student_a,student_b,similarity,shared_lines") + judge::CSV_END;
     for (const Pair& p : pairs)
         out += csv_field(p.a->exercise) + "," + csv_field(p.a->name) + "," + csv_field(p.b_name) + "," +
-               judge::say("%.3f,%d%s", p.similarity, p.shared_lines, sheet::CSV_END);
+               judge::say("%.3f,%d%s", p.similarity, p.shared_lines, judge::CSV_END);
     return out;
 }
 
 // ---------------------------------------------------------------------------
 // The page
 
-using sheet::escaped;
+using judge::escaped;
 
 constexpr int COLOURS = 8;  // regions cycle through the page's colours c0 .. c7
 
@@ -559,8 +558,8 @@ int main(int argc, char** argv) {
     std::vector<Pair> pairs = all_pairs(docs);
     std::set<std::string> names;
     for (const Document& d : docs) names.insert(d.exercise);
-    if (!sheet::write_whole(argv[2], csv(pairs)) ||
-        !sheet::write_whole(argv[3], page(pairs, std::vector<std::string>(names.begin(), names.end()))))
+    if (!judge::write_whole(argv[2], csv(pairs)) ||
+        !judge::write_whole(argv[3], page(pairs, std::vector<std::string>(names.begin(), names.end()))))
         return std::fprintf(stderr, "similarity: cannot write %s or %s\n", argv[2], argv[3]), 2;
     return 0;
 }
