@@ -227,7 +227,7 @@ for f in setup.sh run_autograder EXERCISE tests/grader/grade.sh; do
 done
 mkdir -p "$work/ag/submission" "$work/ag_empty/submission"
 cp -R "$work/gradescope" "$work/ag/source" && cp -R "$work/gradescope" "$work/ag_empty/source"
-cp "$work/solutions/wrong/20.3-scaled_scores.cpp" "$work/ag/submission/ex3_Cross_Attention.cpp"
+cp "$work/solutions/wrong/20.3-scaled_scores/ex3_Cross_Attention.cpp" "$work/ag/submission/ex3_Cross_Attention.cpp"
 TMPDIR=$work/tmp AUTOGRADER=$work/ag bash "$work/ag/source/run_autograder" > "$work/ag.log" 2>&1
 fail_json=$work/ag/results/results.json
 if check_json "$fail_json" > "$work/json.log" 2>&1 && grep -q '"score": 0,' "$fail_json" &&
@@ -287,7 +287,7 @@ if [ "$(id -u)" -eq 0 ]; then
 else echo "skipped: Gradescope's layout as root (not root)"; fi
 
 # The same seed draws the same hidden inputs: a replay prints the same report.
-grade 20.3 "$work/solutions/wrong/20.3-max_starts_at_zero.cpp" "$work/replay.log"
+grade 20.3 "$work/solutions/wrong/20.3-max_starts_at_zero/ex3_Cross_Attention.cpp" "$work/replay.log"
 cmp -s "$work/solutions/wrong/20.3-max_starts_at_zero.log" "$work/replay.log" && ok "SEED=2026 replays the same report" || failed "SEED=2026 should replay the same report" "$work/replay.log"
 
 # make exercises: a folder with the reference done and nothing else.

@@ -4,9 +4,8 @@
 #
 #   bash tests/grader/attacks.sh [--seed N] [ID...] [KIND...]
 #
-# KIND is a folder of attacks/ (lookup, include, takeover, gradescope); the seeds are N and
-# N + 1 (N random unless given, or SEED). A line per attack, exercise and seed: "ok:",
-# "FAILED:" or "pending:" (it cannot be made in this tree), then the counts. The rules:
+# KIND is a folder of attacks/; the seeds are N and N + 1 (N random unless given, or SEED).
+# A line per attack, exercise and seed: "ok:", "FAILED:" or "pending:". The rules:
 #   under 30%   the total is below 30% of the maximum
 #   rejected    the total is 0
 #   no gain     at most the starter's total, and results.json unchanged at the end of the run
@@ -76,7 +75,7 @@ base_job() {  # base_job ID: the starter compiles, scores below full and is the 
 }
 
 attack_job() {  # attack_job N ATTACK ID: makes the submission, grades it at both seeds, judges
-  local n=$1 attack=$2 id=$3 dir=$work/jobs/$1 file name what rule sub s total json base cache why
+  local n=$1 attack=$2 id=$3 dir=$work/jobs/$1 file name what rule sub s total json base cache
   file=$(exercise_file "$id")
   name=$(basename "$file")
   what=$(header_of "$attack" Attack)
@@ -86,17 +85,12 @@ attack_job() {  # attack_job N ATTACK ID: makes the submission, grades it at bot
   esac
   mkdir -p "$dir/sub"
   export STARTER=$work/base/$id/starter/$name SOLVED=$work/base/$id/solved/$name ROOT=$PWD
-  case "$attack" in
-  *.sh) why=$(bash "$attack" "$id" "$file" "$dir/sub" 2>&1) ;;
-  *) why=$(apply_bodies "$attack" "$STARTER" "$dir/sub/$name" 2>&1) ;;
-  esac
+  sub=$(submission "$attack" "$id" "$dir/sub")
   case $? in
   0) ;;
-  3) echo "pending: $what $id: ${why#pending: }"; return ;;
-  *) echo "FAILED: $what $id: the attack could not be made: $why"; return ;;
+  3) echo "pending: $what $id: ${sub#pending: }"; return ;;
+  *) echo "FAILED: $what $id: the attack could not be made: $sub"; return ;;
   esac
-  sub=$dir/sub/$name
-  [ -f "$dir/sub/.name" ] && sub=$dir/sub/$(cat "$dir/sub/.name")
   # Attacks that may write into the checker's build get a copy of it.
   cache=$GRADER_CACHE
   case "$what" in takeover/* | gradescope/*) cache=$dir/cache; cp -R "$GRADER_CACHE" "$cache" ;; esac

@@ -3,11 +3,8 @@
 #
 #   bash tests/grader/check_all.sh [--seeds N] [ID...]
 #
-# Per exercise (checks.sh): the reference and every solution;
-# with --seeds N the reference and the solutions at N seeds from SEED, each keeping one total
-# (an hour for all). Then the attack suite for those exercises (the starter and a golden
-# printer among them) and, for all, the class cases.
-# SEED is random unless given; it is printed, so a failure can be replayed.
+# The reference and every solution (at N seeds from SEED with --seeds N: the seed study), then
+# the attack suite and, for all, the class cases. SEED is random unless given, and printed.
 . "$(dirname "$0")/checks.sh"
 export SEED=${SEED:-$(random_seed)} TIME_LIMIT=${TIME_LIMIT:-10}
 seeds=$SEED ids=

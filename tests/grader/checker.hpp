@@ -1,11 +1,5 @@
 // tests/grader/checker.hpp: the grader's side, the only process that awards a point
-// (tests/grader/README.md, "How a grading runs"; grader.hpp says how it is built).
-//
-//   checker --lesson [ARGS]                the reference's main
-//   checker --fail ROWS MESSAGE            every test 0 with MESSAGE (a file that did not compile)
-//   GRADER_SEED=N GRADER_ROWS=FILE checker --grade TIME OUT ERR [--after CMD] -- SANDBOX... DRIVER
-//                                          every test, each in a process of its own, one row a line:
-//                                          name, score, points, hidden (0/1), message, hint
+// (tests/grader/README.md, "How a grading runs"). Its rows: name, score, points, hidden, message, hint.
 #pragma once
 
 #include <cerrno>
@@ -108,7 +102,6 @@ struct Process {
         for (int* fd : {&requests, &answers, &out, &err}) close_fd(*fd);
     }
 
-    // What happened to it, in words, once it has exited.
     std::string how_it_ended() {
         int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
         std::string said = err_tail;
@@ -188,7 +181,7 @@ struct Process {
     }
 };
 
-// The student's driver for the test being run: started at the test's first call.
+// The student's driver for one test, started at its first call.
 struct Session {
     std::unique_ptr<Process> process;
     std::string call(const char* name, const std::string& request) {
@@ -242,7 +235,6 @@ struct Session {
                           readable(expected_type, name).c_str());
     }
 };
-// Where calls go: nullptr while the reference's numbers are being made.
 inline Session*& student() {
     static Session* s = nullptr;
     return s;
@@ -288,7 +280,7 @@ struct Proxy<R (*)(P...), f> {
 };
 
 // ---------------------------------------------------------------------------
-// What a test body is given: the seeded random inputs, and the ways to report.
+// What a test body is given: the seeded inputs, and the ways to report.
 class Test {
 public:
     Rng rng;
@@ -383,7 +375,6 @@ inline Case printed_output(int points, const char* hint) {
     return {"printed_output", points, Kind::OUTPUT, 0.0, nullptr, hint};
 }
 
-// One seed per test, from the run's seed and the test's name.
 inline uint64_t test_seed(uint64_t seed, const char* name) {
     uint64_t h = 1469598103934665603ull;  // FNV-1a over the name
     for (const char* c = name; *c; c++) h = (h ^ uint64_t(uint8_t(*c))) * 1099511628211ull;
@@ -397,7 +388,7 @@ struct Row {
     bool grader_bug = false;
 };
 
-// The reference's lesson, printed into a string (this is the test's own process).
+// The reference's lesson, caught in a file (this is the test's own process).
 inline std::string reference_lesson(Lesson lesson) {
     FILE* out = std::tmpfile();
     const int saved = ::dup(1);

@@ -38,7 +38,6 @@ in_parallel() {
   done
 }
 
-# grade ID FILE LOG: grades FILE as exercise ID into LOG; its status in $status.
 grade() {
   TMPDIR=$work/tmp bash tests/grader/grade.sh "$1" "$2" > "$3" 2>&1
   status=$?
@@ -75,28 +74,19 @@ check_reference() {  # check_reference ID: the solved exercise scores full marks
   else failed "$id: the reference should score full marks, got '$total' (status $status)$unsteady" "$log"; fi
 }
 
-# check_solution FILE: a solution compiles without a warning and keeps one total at every seed;
-# a wrong one (solutions/wrong/ID-*) scores below full, loses its "Loses:" tests and keeps its
-# "Keeps:" ones; a right one (solutions/right/ID-*) scores full marks.
+# check_solution FILE: the README's "Solutions" says what each must score.
 check_solution() {
-  local file=$1 kind id what exercise out log name score bad=
+  local file=$1 kind id what exercise dir out log name score bad=
   kind=$(basename "$(dirname "$file")")
   id=$(basename "$file"); id=${id%%-*}
   if [ "$kind" = wrong ]; then what=$(header_of "$file" Wrong); else what=$(header_of "$file" Right); fi
   exercise=$(exercise_file "$id")
   [ -n "$exercise" ] || { failed "$file: there is no exercise '$id' (the name starts with the exercise's id)"; return; }
-  mkdir -p "$work/solutions/$kind"
-  out=$work/solutions/$kind/$(basename "${file%.*}").cpp
-  log=${out%.cpp}.log
+  dir=$work/solutions/$kind/$(basename "${file%.*}") log=$dir.log
+  mkdir -p "$dir"
   solved_copy "$id"
-  case "$file" in
-  *.sed)
-    sed -f "$file" "$solved" > "$out"
-    cmp -s "$solved" "$out" && { failed "$file changes nothing in $id's solution"; return; } ;;
-  *)
-    cut_solutions "$exercise" > "$out.starter"
-    apply_bodies "$file" "$out.starter" "$out" > "$log" || { failed "$file cannot be applied to $id's starter" "$log"; return; } ;;
-  esac
+  cut_solutions "$exercise" > "$dir.starter"
+  out=$(STARTER=$dir.starter SOLVED=$solved submission "$file" "$id" "$dir") || { failed "$file: $out"; return; }
   grade_seeds "$id" "$out" "$log"
   grep -q "did not compile\|The compiler's warnings" "$log" && bad="$bad it does not compile without warnings;"
   for name in $(sed -n 's/^# Loses: *//p' "$file"); do

@@ -132,8 +132,7 @@ done
 [ -z "$differ" ] && ok "every honest row equals that file graded alone, beside the hostile programs" ||
   failed "rows differ from their files graded alone:$differ"
 
-# 4. The thief is real: where nothing isolates (SANDBOX=none), it steals a
-# neighbour's marks. Its first answer waits for a compile: a long TIME_LIMIT.
+# 4. Where nothing isolates (SANDBOX=none) the thief steals: a long TIME_LIMIT, as it compiles first.
 mkdir -p "$work/none/Theo Thief_1010_assignsubmission_file_" "$work/none/Zoë O'Brien_1011_assignsubmission_file_"
 sed "s|$moodle|$work/none|" "$f/thief.cpp" > "$work/none/Theo Thief_1010_assignsubmission_file_/$n5"
 cp "$f/solved5.cpp" "$work/none/Zoë O'Brien_1011_assignsubmission_file_/$n5"
@@ -142,8 +141,7 @@ got=$(field "$work/out-none/grades.csv" "Theo Thief" 20.5 points)
 [ -n "$got" ] && [ "$got" -gt "$starter_points" ] && ok "without a sandbox the thief takes a neighbour's marks ($got points): the attack is live" ||
   failed "the thief should steal where nothing isolates (got '$got')" "$work/none.log"
 
-# 5. Canvas: the newest resubmission counts; killed with SIGKILL and started
-# again, the run ends with the Moodle run's sheet (Tom Two aside: Canvas has no two-files).
+# 5. Canvas, killed with SIGKILL and started again: the Moodle run's sheet (Tom Two aside).
 (set -m; class "$canvas" "$work/out-canvas" "$work/canvas1.log" JOBS=2 & echo $! > "$work/canvas.pid"; wait) &
 for _ in $(seq 1 600); do
   [ "$(ls "$work/out-canvas/.graded" 2> /dev/null | wc -l)" -ge 3 ] && break

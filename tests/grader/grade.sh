@@ -3,8 +3,7 @@
 #
 #   make check-exercise EX=20.3 SRC=path/to/student.cpp
 #   bash tests/grader/grade.sh 20.3 path/to/student.cpp
-#   bash tests/grader/grade.sh --folder DIR      (make exercises DIR=...: every exercise's
-#                                                file in DIR, by its handout name, and the next to do)
+#   bash tests/grader/grade.sh --folder DIR      (make exercises DIR=...: each exercise's file in DIR)
 #
 # Exit 0 at full marks, 1 below, 2 on a usage mistake (one line). SEED replays a run; RESULTS=FILE,
 # TIME_LIMIT, CXX, CXXFLAGS, GRADER_CACHE, GRADER_KEEP and GRADER_SANDBOX: the README's "Running it".
@@ -65,8 +64,7 @@ if [ -n "$results" ]; then
   [ -d "$results" ] && usage_error "RESULTS '$results' is a folder; give a file name"
 fi
 
-# $work is the grader's (mode 700): the checker, the rows, the report. $box is the student's,
-# in /tmp itself under a uid of its own (TMPDIR's folders may be closed to other users).
+# $work is the grader's (mode 700); $box the student's, in /tmp under a uid of its own (TMPDIR may be closed to it).
 work=$(mktemp -d "${TMPDIR:-/tmp}/grade.XXXXXX") || usage_error "cannot make a temporary folder"
 chmod 700 "$work"
 mode=$(bash tests/grader/sandbox.sh probe)
@@ -87,8 +85,7 @@ case "$mode" in bwrap-uid | uid)
   while ! mkdir "/tmp/grader-uid.$uid" 2> /dev/null; do uid=$((uid + 1)); done ;;
 esac
 
-# The student's file in src/file/, the handout's headers (regions cut, other exercises'
-# answers kept) and the driver's in src/: "x.hpp" and "../x.hpp" both find the one copy.
+# The student's file in src/file/, the headers in src/: "x.hpp" and "../x.hpp" both find the one copy.
 mkdir -p "$box/src/file" "$box/run" "$box/tmp"
 read -r -a cxx <<< "${CXX:-g++}"  # a word or more: "clang++ -stdlib=libc++"
 read -r -a given <<< "${CXXFLAGS:--std=c++17 -Og -Wall -Wextra -Wpedantic -ffp-contract=off}"
@@ -106,7 +103,6 @@ for data in $(sed -n 's|^// Files: *||p' "$tests_file"); do
 done
 if [ -n "$uid" ]; then chown -R "$uid:$uid" "$box" && chmod 700 "$box" || usage_error "cannot give the box to uid $uid"; fi
 
-# The checker and gradetool, built here beside the student's build (or found in GRADER_CACHE).
 cache=${GRADER_CACHE:-$work}
 mkdir -p "$cache" || usage_error "cannot use GRADER_CACHE '$cache'"
 [ -n "$uid" ] && chmod go-rwx "$cache"  # the student's uid must not run the checker: its --lesson is the reference's
@@ -127,7 +123,7 @@ wait
 [ -x "$checker" ] || { echo "check-exercise: the reference $reference does not build with $tests_file (a grader bug):" >&2; head -n 20 "$work/checker.log" >&2; exit 2; }
 [ "$compiled" -eq 0 ] && [ ! -x "$box/driver" ] && compiled=1
 
-# Every file the compile read is the box's, or one of the compiler's own system headers.
+# Every file the compile read must be the box's, or one of the compiler's own headers.
 outside=
 if [ "$compiled" -eq 0 ]; then
   system_dirs=()

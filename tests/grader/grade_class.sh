@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# Grades a whole class from a learning platform's export (tests/grader/README.md,
-# "Grading a class", says what it reads and writes):
+# Grades a whole class from a learning platform's export (tests/grader/README.md, "Grading a class"):
 #
 #   make grade-class DIR=export [OUT=grades] [EX="20.5 tiny.2"] [SEED=N] [JOBS=N] [SANDBOX=mode]
 #   bash tests/grader/grade_class.sh EXPORT OUT [ID...]
@@ -113,8 +112,7 @@ sort -u "$w/students" -o "$w/students"
 ids=${ids# }
 [ -n "$ids" ] || fail "no file in '$export_dir' is named as an exercise's handout file ($(cut -f1 "$w/names" | paste -sd ' ' -))"
 
-# keys: "student TAB id TAB status TAB path TAB key", the newest version of each; the key
-# (the hash of the file, the grader's files and the seed) names the grading in .graded.
+# keys: "student TAB id TAB status TAB path TAB key", the key naming a grading in .graded.
 while IFS= read -r student; do
   for id in $ids; do
     awk -F'\t' -v s="$student" -v id="$id" '$1 == s && $2 == id' "$w/found" | sort -t$'\t' -k3,3r > "$w/mine"
@@ -177,7 +175,6 @@ tool=$GRADER_CACHE/gradetool similarity=$GRADER_CACHE/similarity
 [ -x "$similarity" ] || ${CXX:-g++} -std=c++17 -O2 tests/grader/similarity.cpp -o "$similarity" || fail "cannot build tests/grader/similarity.cpp"
 for id in $ids; do exercise_points "$id" | sed "s/^/$id	/"; done > "$w/points"
 "$tool" sheet "$w/sheet" "$w/points" "$out" || fail "cannot write the grade sheet in '$out'"
-# Copies flagged: every file handed in, against each other and the reference.
 for id in $ids; do similarity_base "$id" "$w/base/$id"; done > "$w/manifest"
 awk -F'\t' '$3 != "missing" && $3 != "empty" && $4 != "" { print $2 "\tstudent\t" $1 "\t" $4 }' "$w/keys" >> "$w/manifest"
 "$similarity" "$w/manifest" "$out/similarity.csv" "$out/similarity.html" > "$w/similarity.log" 2>&1 ||

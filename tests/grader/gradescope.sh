@@ -34,8 +34,8 @@ case "$seed" in *[!0-9]*) fail "SEED must be a whole number, got '$seed'" ;; esa
 echo "$seed" > "$tmp/SEED"
 cat > "$tmp/setup.sh" <<'SETUP'
 #!/usr/bin/env bash
-# Gradescope runs this once, as root, on its "Ubuntu 22.04" image: g++-12 (the checks' GCC),
-# bubblewrap, the checker built by grading the starter, every source closed to all but root.
+# Gradescope runs this once, as root, on "Ubuntu 22.04": g++-12 (the checks' GCC), bubblewrap, the
+# checker built by grading the starter, every source closed to all but root.
 set -e
 cd "$(dirname "$0")"
 apt-get update

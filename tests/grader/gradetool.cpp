@@ -1,13 +1,8 @@
 // tests/grader/gradetool.cpp: the grader's small C++ helper (grade.sh builds it).
 //
-//   gradetool deps BOX DEPFILE SYSDIR...    every file a compile read (its -MD output) is under
-//                                           BOX/src or a system folder; else the first that is not
-//   gradetool report ROWS HEADER [RESULTS]  the report from the checker's rows, and from the same
-//                                           rows and total Gradescope's results.json
-//   gradetool sheet LIST POINTS OUT         a class's grade sheet and its summary (below)
-//
-// deps exits 0 when every file is allowed and 1 otherwise, printing the one
-// that is not; report exits 0 at full marks and 1 below; 2 is a usage error.
+//   gradetool deps BOX DEPFILE SYSDIR...    1, naming it, when a file the compile read is outside
+//   gradetool report ROWS HEADER [RESULTS]  the report and results.json; 0 at full marks, else 1
+//   gradetool sheet LIST POINTS OUT         a class's grade sheet and its summary
 #include <cstdio>
 #include <cstdlib>
 #include <algorithm>
@@ -71,10 +66,8 @@ static int deps(const char* box, const std::string& text, const std::vector<std:
 }
 
 // ---------------------------------------------------------------------------
-// report: ROWS are the checker's "name TAB score TAB points TAB hidden TAB message
-// TAB hint" lines, HEADER what comes above the table. One total makes the terminal's
-// report and results.json, whose student sees no seed and no hidden test's message;
-// the whole report is a 0-point test of visibility "hidden", for the teacher.
+// report: one total from the checker's rows makes the terminal's report and results.json, whose
+// student sees no seed and no hidden test's message; the whole report is a hidden 0-point test.
 
 struct Row {
     std::string name, message, hint;
@@ -104,7 +97,6 @@ static std::string student_message(const std::vector<Row>& rows, size_t k) {
     return judge::unmarked(r.message, true);
 }
 
-// The report: the header (the student's without its seed), a line per test, the total, the hints.
 static std::string report(const std::vector<Row>& rows, const std::string& header, int total, int max_total,
                           bool for_student) {
     std::string text, line;
@@ -161,9 +153,8 @@ static int report_and_json(const std::string& rows_text, const std::string& head
 }
 
 // ---------------------------------------------------------------------------
-// sheet: LIST has "student TAB id TAB status TAB seed TAB folder" lines, the folder holding
-// that grading's keep/rows (empty where nothing was graded); POINTS "id TAB test TAB points"
-// lines in the grader's order. Writes OUT/grades.csv, summary.txt (also printed) and summary.svg.
+// sheet: LIST has "student TAB id TAB status TAB seed TAB grading folder" lines, POINTS "id TAB
+// test TAB points" lines; OUT gets grades.csv, summary.txt (also printed) and summary.svg.
 using namespace judge;  // its file helpers
 
 struct Line {  // one student's one exercise

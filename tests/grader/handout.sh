@@ -34,7 +34,6 @@ while IFS=$'\t' read -r id file; do
   for header in $(needed_headers "$file"); do
     cut_solutions "$header" "$only" "$id" | flat_includes > "$dir/$(basename "$header")" || fail "cannot cut $header"
   done
-  # The earlier exercises' answers, the student's own, from the folders beside this one.
   for before in $([ -n "$only" ] || builds_on "$file"); do
     [ -n "$(exercise_file "$before")" ] || fail "$file builds on '$before', which is not an exercise"
     printf '%s\n' "// Your answer to exercise $before, from the folder beside this one: this exercise's" \

@@ -1,7 +1,5 @@
-// tests/grader/judge.hpp: what the grader's own programs share: how the checker compares a
-// student's results with the reference's (numbers by relative error, a printed output as words
-// and numbers), how messages mark the student's own text, and the files the tools read and
-// write. Grader code only: the student's process never includes it.
+// tests/grader/judge.hpp: what the grader's own programs share (the student's never includes
+// it): comparing results with the reference's, marking the student's text, the files they write.
 #pragma once
 
 #include <cmath>
@@ -48,7 +46,6 @@ inline std::vector<std::string> fields(const std::string& line, char separator =
     }
 }
 
-// The lines of a file (CR LF or LF), each split at its tabs; blank lines left out.
 inline std::vector<std::vector<std::string>> table_of(const std::string& path) {
     std::vector<std::vector<std::string>> rows;
     std::string text, line;
@@ -82,7 +79,6 @@ inline std::string csv_field(const std::string& s) {
 }
 constexpr const char* CSV_END = "\r\n";
 
-// Text for HTML or SVG: its five special characters escaped.
 inline std::string escaped(const std::string& s) {
     std::string out;
     for (char c : s)
@@ -91,11 +87,8 @@ inline std::string escaped(const std::string& s) {
     return out;
 }
 
-// Text the student's program produced (an exception's text, its last line on
-// stderr, its words and numbers), marked: gradetool shows it on the terminal
-// and to the teacher, never to the student on Gradescope, where a program could
-// bring a hidden input it kept out in a visible message. Marker bytes inside
-// the text are dropped, so that a program cannot forge the marks.
+// Text the student's program produced, marked: shown on the terminal and to the teacher, never to
+// the student on Gradescope, where it could carry a hidden input it kept; marks inside are dropped.
 constexpr char THEIRS_BEGIN = '\x01', THEIRS_END = '\x02';
 inline std::string theirs(const std::string& text) {
     std::string marked(1, THEIRS_BEGIN);
@@ -124,11 +117,8 @@ inline std::string shown(std::string s, size_t most = 40) {
 }
 
 // ---------------------------------------------------------------------------
-// Numbers: a labelled block (matrix, vector, number) against the reference's,
-// entry by entry, by CS231n's rel_error |a - b| / max(|a| + |b|, floor), the
-// floor FLOOR of the block's largest reference entry: an entry that is zero in
-// exact arithmetic carries the rounding of terms the size of the block (the
-// README's "Tolerances" has the measurements).
+// Numbers, entry by entry, by CS231n's rel_error with a floor of FLOOR times the block's largest
+// entry: an entry zero in exact arithmetic carries the rounding of terms that size (README, "Tolerances").
 constexpr double FLOOR = 1e-2;
 constexpr double SMALLEST_SCALE = 1e-3;  // a block of zeros is compared as if of size 1e-3
 

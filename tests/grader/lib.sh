@@ -1,6 +1,5 @@
-# tests/grader/lib.sh: what the grader's scripts share, sourced from the
-# repository root. An exercise is a file chapter*/exercises/*.cpp with a line
-# "// Exercise: ID" near its top; its tests are tests/grader/ID.cpp.
+# tests/grader/lib.sh: what the grader's scripts share, sourced from the repository root. An exercise
+# is a file chapter*/exercises/*.cpp with a line "// Exercise: ID"; its tests are tests/grader/ID.cpp.
 
 random_seed() { echo $(( (RANDOM << 15 | RANDOM) % 1000000000 )); }
 
@@ -66,7 +65,7 @@ cut_solutions() {
     }' "$1"
 }
 
-# A handout keeps everything in one folder: "../tiny_model.hpp" becomes "tiny_model.hpp" (stdin to stdout).
+# A handout keeps everything in one folder: "../x.hpp" becomes "x.hpp".
 flat_includes() { sed 's|^\([ \t]*#[ \t]*include[ \t]*"\)\(\.\./\)*|\1|'; }
 
 # The headers FILE includes with quotes (beside it, in its chapter folder, in common/), and theirs.
@@ -127,8 +126,7 @@ golden_printer() {
   printf ')GOLDEN", stdout);\n    return 0;\n}\n'
 }
 
-# similarity_base ID DIR: exercise ID's handout (base code) and its answer (the reference),
-# written into DIR, as similarity.cpp's manifest lines "ID<TAB>role<TAB>name<TAB>path".
+# similarity_base ID DIR: exercise ID's handout (base code) and answer, in DIR, as manifest lines.
 similarity_base() {
   local id=$1 dir=$2 file header
   file=$(exercise_file "$id")

@@ -1,10 +1,6 @@
-// tests/grader/similarity.cpp: which submissions of a class share code, ranked,
-// the shared code shown side by side (tests/grader/README.md, "Copies flagged").
-// MOSS's winnowing (Schleimer, Wilkerson and Aiken, SIGMOD 2003). The margins
-// quoted below are the lowest copy's score less the highest independent pair's
-// on class/similarity/ (tests/checks/grader_similarity.sh): 20.5's, tiny.2's.
-//
-//   similarity MANIFEST OUT_CSV OUT_HTML
+// tests/grader/similarity.cpp: which submissions of a class share code, by MOSS's winnowing
+// (tests/grader/README.md, "Copies flagged"). A margin below is the lowest copy's score less the
+// highest independent pair's on class/similarity/ (tests/checks/grader_similarity.sh).
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
@@ -23,7 +19,6 @@ constexpr int K = 12;
 constexpr int W = 6;
 // A nearly empty file sharing two fingerprints is no 100% copy: fewer count as this many.
 constexpr size_t FEWEST = 20;
-// The page shows side by side each exercise's best pairs at or above DETAIL_LEAST, DETAIL_MOST at most.
 constexpr double DETAIL_LEAST = 0.3;
 constexpr size_t DETAIL_MOST = 20;
 const char* const REFERENCE_NAME = "(reference solution)";
@@ -39,10 +34,9 @@ struct Token {
 static bool name_start(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; }
 static bool name_char(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
 
-// Kept as they are: a student cannot rename them, and they say what the code does.
+// Names kept as they are: a student cannot rename them, and they say what the code does.
 static const std::set<std::string>& kept_names() {
     static const std::set<std::string> names = {
-        // C++ keywords (those not dropped or merged by normalised() below)
         "alignas", "alignof", "and", "and_eq", "asm", "bitand", "bitor", "bool", "break", "case", "catch", "char",
         "class", "compl", "continue", "decltype", "default", "delete", "else", "enum", "explicit", "export",
         "extern", "false", "friend", "goto", "if", "namespace", "new", "noexcept", "not", "not_eq", "nullptr",
@@ -50,7 +44,6 @@ static const std::set<std::string>& kept_names() {
         "static_cast", "dynamic_cast", "const_cast", "reinterpret_cast", "struct", "switch", "template", "this",
         "throw", "true", "try", "typedef", "typeid", "typename", "union", "using", "virtual", "void", "xor",
         "xor_eq", "wchar_t", "char16_t", "char32_t",
-        // well-known std names
         "vector", "string", "array", "pair", "map", "set", "sqrt", "exp", "log", "pow", "fabs", "abs", "max", "min",
         "swap", "fill", "copy", "sort", "accumulate", "inner_product", "tanh", "printf", "fprintf", "snprintf",
         "puts", "cout", "cerr", "endl", "size", "data", "push_back", "emplace_back", "resize", "assign", "begin",
@@ -59,7 +52,6 @@ static const std::set<std::string>& kept_names() {
     return names;
 }
 
-// The token as it counts, or "" when it does not count at all.
 static std::string normalised(const std::string& raw) {
     static const std::set<std::string> dropped = {
         // separators: where they go changes with a loop's form and brace style
@@ -76,7 +68,6 @@ static std::string normalised(const std::string& raw) {
     return raw;
 }
 
-// The file's tokens before normalisation: names, operators, and N and S for literals.
 static std::vector<Token> raw_tokens(const std::string& s) {
     static const char* const operators[] = {">>=", "<<=", "<=>", "...", "->*", "::", "->", "++", "--", "<<", ">>",
                                             "<=",  ">=",  "==",  "!=",  "&&",  "||", "+=", "-=", "*=", "/=", "%=",
@@ -129,7 +120,6 @@ static std::vector<Token> raw_tokens(const std::string& s) {
             continue;
         }
         if (std::isdigit(c) || (c == '.' && i + 1 < n && std::isdigit((unsigned char)s[i + 1]))) {
-            // a pp-number: digits, letters, '.', digit separators, and the sign of an exponent
             for (i++; i < n; i++) {
                 char d = s[i];
                 if ((d == '+' || d == '-') && std::strchr("eEpP", s[i - 1])) continue;
@@ -171,7 +161,6 @@ static size_t matching(const std::vector<Token>& t, size_t open, size_t end) {  
     return end;
 }
 
-// The index just past the statement that starts at i.
 static size_t statement_end(const std::vector<Token>& t, size_t i, size_t end) {
     if (i >= end) return end;
     const std::string& x = t[i].text;
@@ -242,7 +231,6 @@ static uint64_t hash_of(const std::string& s) {
     return h;
 }
 
-// The hash of each k tokens in a row, at the position of its first token.
 static std::vector<uint64_t> kgram_hashes(const std::vector<Token>& tokens, size_t k = K) {
     std::vector<uint64_t> each, out;
     for (const Token& t : tokens) each.push_back(hash_of(t.text));
@@ -283,7 +271,6 @@ struct Document {
     std::vector<uint64_t> kept;   // their distinct hashes, sorted
 };
 
-// The manifest's documents, or an error message.
 static std::string read_manifest(const char* manifest, std::vector<Document>& docs) {
     std::string text;
     if (!judge::read_text(manifest, text)) return judge::say("cannot read the manifest %s", manifest);
@@ -313,8 +300,7 @@ static bool has(const std::vector<uint64_t>& sorted, uint64_t h) {
     return std::binary_search(sorted.begin(), sorted.end(), h);
 }
 
-// Fingerprints of every document; those in the exercise's base code removed
-// (with them kept the margins are +0.03 and +0.03).
+// Fingerprints found in the exercise's base code are dropped: with them the margins are +0.03.
 static void fingerprint(std::vector<Document>& docs) {
     std::map<std::string, std::vector<uint64_t>> base;  // each exercise's base code's k-grams, sorted
     for (Document& d : docs) {
@@ -396,8 +382,7 @@ static Pair compare(const Document& a, const Document& b, const std::string& b_n
     return pair;
 }
 
-// Every pair of students of an exercise, and each student against the reference, highest
-// first, then by exercise and names: the same input, the same order.
+// Highest first, then by exercise and names: the same input, the same order.
 static std::vector<Pair> all_pairs(const std::vector<Document>& docs) {
     std::vector<Pair> pairs;
     for (const Document& a : docs) {

@@ -15,6 +15,22 @@
 #   status 3 means "pending" (stdout says why). An attack's "# Exercise:" line
 #   names its exercises, or says all.
 
+# submission FILE ID DIR: FILE made into DIR's submission (the exercise's file name, or the
+# name in DIR/.name) from $STARTER or $SOLVED; its path printed, or why not (status 3: pending).
+submission() {
+  local out status=0 why
+  out=$3/$(basename "$(exercise_file "$2")")
+  case "$1" in
+  *.sh) why=$(bash "$1" "$2" "$(exercise_file "$2")" "$3" 2>&1) || status=$? ;;
+  *.sed) why=$(sed -f "$1" "$SOLVED" 2>&1 > "$out") || status=1
+    cmp -s "$SOLVED" "$out" && why="it changes nothing in the solved exercise" status=1 ;;
+  *) why=$(apply_bodies "$1" "$STARTER" "$out" 2>&1) || status=$? ;;
+  esac
+  [ "$status" -eq 0 ] || { echo "$why"; return "$status"; }
+  [ -f "$3/.name" ] && out=$3/$(cat "$3/.name")
+  echo "$out"
+}
+
 # header_of FILE FIELD: the value of a "// Field:" or "# Field:" line.
 header_of() { sed -n "s|^[/#]* *$2: *||p" "$1" | head -n 1; }
 
