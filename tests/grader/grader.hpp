@@ -147,15 +147,8 @@ int call_lesson(F f, int argc, char** argv) {
 
 }  // namespace grader
 
-// Found by argument-dependent lookup, as a tests file's GRADER_FIELDS lines are.
-template <class F>
-void grader_fields(Matrix& m, F&& f) {
-    f(m.rows);
-    f(m.cols);
-    f(m.data);
-}
-template <class F>
-void grader_fields(Rng& g, F&& f) { f(g.state); }
+GRADER_FIELDS(Matrix, rows, cols, data)
+GRADER_FIELDS(Rng, state)
 #define GRADER_LESSON(f) [](int argc, char** argv) { return ::grader::call_lesson(&f, argc, argv); }
 
 #ifdef GRADER_CHECKER

@@ -160,11 +160,10 @@ inline std::string compare(double tolerance, const std::vector<Block>& want, con
                                 : w.rows == 1 ? say(" (1 x %d): entry %zu", w.cols, at)
                                               : say(" (%d x %d): entry (%zu, %zu)", w.rows, w.cols, at / size_t(w.cols),
                                                     at % size_t(w.cols));
-            if (tolerance == 0)  // exact: whole numbers, printed in full
-                return say("%s%s is %s, want %.17g", w.label.c_str(), shape.c_str(),
-                           theirs(say("%.17g", g->values[at])).c_str(), w.values[at]);
-            return say("%s%s is %s, want %.6g (rel_error %.1e, tolerance %.0e)", w.label.c_str(), shape.c_str(),
-                       theirs(say("%.6g", g->values[at])).c_str(), w.values[at], worst, tolerance);
+            const char* digits = tolerance == 0 ? "%.17g" : "%.6g";  // exact: whole numbers, printed in full
+            return say("%s%s is %s, want %s", w.label.c_str(), shape.c_str(), theirs(say(digits, g->values[at])).c_str(),
+                       say(digits, w.values[at]).c_str()) +
+                   (tolerance == 0 ? "" : say(" (rel_error %.1e, tolerance %.0e)", worst, tolerance));
         }
     }
     return "";
