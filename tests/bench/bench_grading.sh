@@ -22,7 +22,7 @@ for id in 20.5 tiny.2; do
   mkdir -p "$work/files/$id"
   solved_exercise "$id" "$ref" > "$work/files/$id/solved.cpp"
   cut_solutions "$ref" | flat_includes > "$work/files/$id/starter.cpp"
-  for sedfile in tests/grader/wrong/"$id"-*.sed; do
+  for sedfile in tests/grader/solutions/wrong/"$id"-*.sed; do
     sed -f "$sedfile" "$work/files/$id/solved.cpp" > "$work/files/$id/$(basename "$sedfile" .sed).cpp"
   done
   # The first grading of each exercise builds its checker; it is not counted.

@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
         grader::compare("book_input", 1, 1e-4, book_input,
                         "score each word against every word with dot(), then softmax each row, then blend the rows of X"),
         // 1e-3: with scores past 100 a float score is off by up to 8e-6, which exp
-        // carries into the weights; an answer in double was 1.1e-4 from the float
+        // carries into the weights; an answer in double is 1.1e-4 from the float
         // reference at seed 309974415. A wrong answer is off by far more.
         grader::compare("hidden_inputs", 5, 1e-3, hidden_inputs,
                         "random sizes (take n from X.rows and d from X.cols, never from SL or DM) and scores in the "

@@ -66,13 +66,25 @@ static void hidden_inputs(Test& t) {
 // keys' scores differ by more than MARGIN (the weights then differ by a factor
 // of at least e^MARGIN, far beyond float rounding); uniform rows fail.
 constexpr float MARGIN = 1e-3f;
+// Rows of attention weights: the shape, no negative entry, each row summing to 1.
+static void expect_softmax_rows(Test& t, const Matrix& W, int rows, int cols) {
+    t.expect_shape(W, rows, cols, "weights");
+    for (int i = 0; i < W.rows; i++) {
+        double sum = 0;
+        for (int j = 0; j < W.cols; j++) {
+            t.expect(W(i, j) >= 0, "weights(%d, %d) = %g is negative", i, j, double(W(i, j)));
+            sum += W(i, j);
+        }
+        t.expect(std::fabs(sum - 1.0) <= 1e-5, "row %d of weights sums to %.6f, not 1", i, sum);
+    }
+}
 static void monotone_in_the_key(Test& t) {
     for (int c = 0; c <= CASES; c++) {
         std::vector<float> queries, keys;
         if (c == 0) book_problem(queries, keys);
         else random_problem(t, queries, keys);
         Matrix w = one_number_weights(queries, keys);
-        t.expect_softmax_rows(w, int(queries.size()), int(keys.size()));
+        expect_softmax_rows(t, w, int(queries.size()), int(keys.size()));
         std::vector<int> order(keys.size());
         for (size_t j = 0; j < order.size(); j++) order[j] = int(j);
         std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return keys[size_t(a)] < keys[size_t(b)]; });

@@ -1,66 +1,56 @@
 #!/usr/bin/env bash
-# make check-exercises-all: the checks of tests/checks/grader_20.3.sh for every
-# exercise found (chapter*/exercises/*.cpp with an "// Exercise:" line):
-# the reference scores full marks, the handout's starter compiles and scores
-# below full, a program that only prints the golden text scores at most the
-# printed-output test's points, every wrong solution in tests/grader/wrong/
-# loses the tests it names, every right one in tests/grader/right/ (a right
-# answer written differently) scores full marks, no solution line is in the
-# handout, then the attack suite (tests/grader/attacks.sh) and the class
-# cases (tests/grader/class_check.sh). The seed
-# is random unless SEED is given; it is printed, so a failure can be replayed.
-set -u
-export LC_ALL=C
-cd "$(dirname "$0")/../.." || exit 1
-. tests/grader/lib.sh
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/tmp"
-export SEED=${SEED:-$(( (RANDOM << 15 | RANDOM) % 1000000000 ))}
-export GRADER_CACHE=$work/cache TIME_LIMIT=${TIME_LIMIT:-10}
-. tests/grader/checks.sh
-echo "check-exercises-all: seed $SEED (SEED=$SEED make check-exercises-all replays it)"
+# make check-exercises-all: the checks of every exercise, or of each ID given:
+#
+#   bash tests/grader/check_all.sh [--seeds N] [ID...]
+#
+# The reference and every solution (at N seeds from SEED with --seeds N: the seed study), then
+# the attack suite and, for all, the class cases. SEED is random unless given, and printed.
+. "$(dirname "$0")/checks.sh"
+export SEED=${SEED:-$(random_seed)} TIME_LIMIT=${TIME_LIMIT:-10}
+seeds=$SEED ids=
+while [ $# -gt 0 ]; do
+  case "$1" in
+  --seeds) case "${2:-}" in '' | *[!0-9]* | 0) echo "check_all: --seeds takes a whole number" >&2; exit 2 ;; esac
+    seeds=$(seq "$SEED" $((SEED + $2 - 1)) | paste -sd ' ' -); shift ;;
+  *) [ -n "$(exercise_file "$1")" ] || { echo "check_all: there is no exercise '$1'; the exercises: $(exercise_ids)" >&2; exit 2; }
+    ids="$ids $(exercise_id_of "$(exercise_file "$1")")" ;;
+  esac
+  shift
+done
+echo "check-exercises-all: seeds $seeds (SEED=$SEED replays them)"
 
 bash tests/grader/handout.sh "$work/handout" > "$work/handout.log" 2>&1 || failed "make handout failed" "$work/handout.log"
 check_handout_clean "$work/handout"
-
-ids=$(exercise_table | cut -f1)
-[ -n "$ids" ] || failed "no exercises found"
-jobs=()
-for id in $ids; do
-  [ -f "tests/grader/$id.cpp" ] || { failed "exercise $id has no tests file tests/grader/$id.cpp"; continue; }
-  jobs+=("check_reference $id")
+for tests_file in tests/grader/*.*.cpp; do
+  [ -n "$(exercise_file "$(basename "$tests_file" .cpp)")" ] ||
+    failed "$tests_file tests no exercise: no chapter*/exercises/*.cpp has the line '// Exercise: $(basename "$tests_file" .cpp)'"
 done
-in_parallel "${jobs[@]}"
 jobs=()
-for id in $ids; do
-  [ -f "$work/list.$id" ] || continue
-  jobs+=("check_starter $id" "check_printer $id")
-  wrongs=0
-  for sedfile in tests/grader/wrong/"$id"-*.sed; do
-    [ -f "$sedfile" ] || continue
-    jobs+=("check_wrong $sedfile")
-    wrongs=$((wrongs + 1))
-  done
-  [ "$wrongs" -gt 0 ] || failed "$id: no wrong solution in tests/grader/wrong/$id-*.sed"
-  for sedfile in tests/grader/right/"$id"-*.sed; do
-    [ -f "$sedfile" ] && jobs+=("check_right $sedfile")
-  done
+for id in ${ids:-$(exercise_ids)}; do
+  if [ -f "tests/grader/$id.cpp" ]; then jobs+=("check_reference $id")
+  else failed "exercise $id has no tests file tests/grader/$id.cpp"; fi
 done
-in_parallel "${jobs[@]}"
+in_parallel ${jobs[@]+"${jobs[@]}"}
+jobs=()
+for id in ${ids:-$(exercise_ids)}; do
+  ls tests/grader/solutions/wrong/"$id"-* > /dev/null 2>&1 ||
+    failed "$id: no wrong solution tests/grader/solutions/wrong/$id-<what>.sed (or .cpp)"
+  for file in tests/grader/solutions/*/"$id"-*; do [ -f "$file" ] && jobs+=("check_solution $file"); done
+done
+for file in tests/grader/solutions/*/*; do
+  [ -n "$(exercise_file "$(basename "$file" | cut -d- -f1)")" ] || jobs+=("check_solution $file")
+done
+in_parallel ${jobs[@]+"${jobs[@]}"}
 
-# The attack suite (tests/grader/attacks.sh) at this seed and the next: every
-# hostile submission must gain nothing.
-bash tests/grader/attacks.sh --seed "$SEED" > "$work/attacks.log" 2>&1
-attacks_status=$?
-echo "check-exercises-all: the attack suite (bash tests/grader/attacks.sh --seed $SEED):"
-grep -E '^(FAILED|pending|skipped):|^attacks:' "$work/attacks.log" | sed 's/^/    /'
-[ "$attacks_status" -eq 0 ] || failed "the attack suite: $(tail -n 1 "$work/attacks.log")"
-# The class cases: a class of our own, hostile neighbours among it, graded at once.
-SEED=$SEED bash tests/grader/class_check.sh > "$work/class.log" 2>&1
-class_status=$?
-echo "check-exercises-all: the class cases (SEED=$SEED bash tests/grader/class_check.sh):"
-grep -E '^(ok|FAILED|skipped):' "$work/class.log" | sed 's/^/    /'
-[ "$class_status" -eq 0 ] || failed "the class cases: $(tail -n 1 "$work/class.log")"
-echo "check-exercises-all: $failures failed (seed $SEED)"
+part() {  # part COMMAND...: a suite, with its FAILED, pending and skipped lines and its last
+  echo "check-exercises-all: $*"
+  "$@" > "$work/part.log" 2>&1
+  local status=$?
+  grep -E '^(FAILED|pending|skipped):' "$work/part.log" | sed 's/^/    /'
+  echo "    $(tail -n 1 "$work/part.log")"
+  [ "$status" -eq 0 ] || failed "$*"
+}
+part bash tests/grader/attacks.sh --seed "$SEED" $ids
+[ -n "$ids" ] || part bash tests/grader/class_check.sh
+echo "check-exercises-all: $failures failed (seeds $seeds)"
 [ "$failures" -eq 0 ]

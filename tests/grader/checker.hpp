@@ -1,21 +1,5 @@
-// tests/grader/checker.hpp: the grader's side, the only process that awards
-// a point. Built from an exercise's tests file, the REFERENCE solution and the
-// full headers (grader.hpp includes it when GRADER_CHECKER is defined).
-//
-// Each call a test makes to a function the student writes (the tests file's
-// STUDENT_FUNCTIONS) goes to the student's driver (driver.hpp), a process of
-// its own started through the sandbox command, and comes back as data. A
-// compare test runs its body twice, calling the reference here and then the
-// student's driver, and compares the numbers; a property test runs its body
-// on the student's answers; printed_output compares the two lessons' printed
-// words and numbers. The student's exit status and prints count for nothing.
-//
-//   checker --list                         name, points, kind, tolerance, hint per line
-//   checker --lesson [ARGS]                the reference's main
-//   checker --fail ROWS MESSAGE            every test 0 with MESSAGE (a file that did not compile)
-//   GRADER_SEED=N GRADER_ROWS=FILE checker --grade TIME OUT ERR [--after CMD] -- SANDBOX... DRIVER
-//                                          every test, each in a process of its own, one row a line:
-//                                          name, score, points, hidden (0/1), message, hint
+// tests/grader/checker.hpp: the grader's side, the only process that awards a point
+// (tests/grader/README.md, "How a grading runs"). Its rows: name, score, points, hidden, message, hint.
 #pragma once
 
 #include <cerrno>
@@ -36,28 +20,25 @@
 namespace grader {
 
 enum class Kind { COMPARE, PROPERTY, OUTPUT };
-inline const char* kind_name(Kind k) {
-    return k == Kind::COMPARE ? "compare" : k == Kind::PROPERTY ? "property" : "output";
-}
 
-// A test stops at its first failed expectation, or at a call the student's
-// process did not answer, by throwing this.
+// Thrown at a test's first failed expectation, or at a call the student's process did not answer.
 struct Failed {
     std::string message;
 };
 
 // ---------------------------------------------------------------------------
 // The student's process.
-
 struct Limits {
     double seconds = 10;                // waiting for the student's process, per test
     size_t output = 1000000;            // its stdout, per test
     size_t errors = 64u * 1000 * 1000;  // its stderr, per test
     std::vector<std::string> command;   // the sandbox's command, ending in the driver
 };
-inline Limits& limits() {
-    static Limits l;
-    return l;
+inline Limits limits;
+inline std::vector<std::string> driver(const char* mode) {  // the driver's command line, run as MODE
+    std::vector<std::string> command = limits.command;
+    command.push_back(mode);
+    return command;
 }
 
 inline void close_fd(int& fd) {
@@ -65,9 +46,8 @@ inline void close_fd(int& fd) {
     fd = -1;
 }
 
-// A program started with stdin /dev/null, stdout and stderr on pipes, and
-// with `serve`, requests on its fd 3 and answers on its fd 4. It runs in a
-// process group of its own, which is killed when it is done with.
+// A program in a process group of its own: stdin /dev/null, stdout and stderr on
+// pipes, and with `serve` requests on its fd 3 and answers on its fd 4.
 struct Process {
     pid_t pid = -1;
     int requests = -1, answers = -1, out = -1, err = -1;
@@ -107,9 +87,7 @@ struct Process {
     }
     ~Process() { stop(); }
 
-    // Kills its process group (a process that already ended keeps its own
-    // status). `grace` seconds first for one that is ending by itself (a
-    // sandbox passing on its program's crash).
+    // Kills its process group, after `grace` seconds for one ending by itself (a sandbox passing on a crash).
     void stop(double grace = 0) {
         for (int k = 0; pid > 0 && !exited && k < int(grace * 100); k++) {
             if (::waitpid(pid, &status, WNOHANG) == pid) exited = true;
@@ -124,23 +102,20 @@ struct Process {
         for (int* fd : {&requests, &answers, &out, &err}) close_fd(*fd);
     }
 
-    // What happened to it, in words, once it has exited.
     std::string how_it_ended() {
         int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
         std::string said = err_tail;
         while (!said.empty() && (said.back() == '\n' || said.back() == '\r' || said.back() == ' ')) said.pop_back();
         size_t cut = said.find_last_of('\n');
         if (cut != std::string::npos) said = said.substr(cut + 1);
-        for (char& c : said)
-            if (c == '\t' || c == '\r') c = ' ';
-        if (said.size() > 300) said = said.substr(0, 300);
+        said = judge::shown(said, 300);
         std::string with = said.empty() ? "" : ": " + judge::theirs(said);
         switch (code) {
         case 128 + SIGSEGV: return "crashed: segmentation fault (SIGSEGV; reading or writing outside a matrix or vector?)";
         case 128 + SIGBUS: return "crashed: bus error (SIGBUS)";
         case 128 + SIGABRT: return "aborted (SIGABRT" + with + ")";
         case 128 + SIGFPE: return "crashed: arithmetic error (SIGFPE; a whole-number division by zero?)";
-        case 128 + SIGXCPU: return judge::say("used more than its %g seconds of CPU time, so it was stopped", limits().seconds);
+        case 128 + SIGXCPU: return judge::say("used more than its %g seconds of CPU time, so it was stopped", limits.seconds);
         case 128 + SIGXFSZ: return "wrote a file larger than the limit, so it was stopped";
         case 128 + SIGKILL: return "was killed (SIGKILL: out of memory, or over a limit)";
         case 3: return said.empty() ? "threw an exception" : judge::theirs(said);
@@ -150,18 +125,17 @@ struct Process {
         }
     }
 
-    // Moves bytes until `done` says so or the time runs out: sends `send`,
-    // drains stdout (kept or counted) and stderr (its last line kept), and
-    // hands what fd 4 brings to `answer`. Returns "" or what went wrong.
+    // Sends `send`, drains stdout and stderr and hands fd 4's bytes to `answer` until `done`
+    // says so or the time runs out. Returns "" or what went wrong.
     template <class Done>
     std::string pump(const std::string& send, std::string* answer, Done done) {
         size_t sent = 0;
         char buffer[65536];
         for (;;) {
-            if (out_bytes > limits().output)
-                return judge::say("printed more than %zu bytes, so it was stopped (printing in a loop?)", limits().output);
-            if (err_bytes > limits().errors)
-                return judge::say("printed more than %zu bytes on stderr, so it was stopped", limits().errors);
+            if (out_bytes > limits.output)
+                return judge::say("printed more than %zu bytes, so it was stopped (printing in a loop?)", limits.output);
+            if (err_bytes > limits.errors)
+                return judge::say("printed more than %zu bytes on stderr, so it was stopped", limits.errors);
             if (sent == send.size() && done()) return "";
             pollfd fds[4];
             int n = 0, at_req = -1, at_ans = -1, at_out = -1, at_err = -1;
@@ -173,10 +147,10 @@ struct Process {
                 stop(1.0);
                 return done() ? "" : "ended";
             }
-            const double left = limits().seconds - waited;
+            const double left = limits.seconds - waited;
             if (left <= 0)
                 return judge::say("still running after %g seconds, so it was stopped (an endless loop, or waiting for "
-                                  "something?)", limits().seconds);
+                                  "something?)", limits.seconds);
             auto start = std::chrono::steady_clock::now();
             int ready = ::poll(fds, nfds_t(n), int(left * 1000) + 1);
             waited += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -196,7 +170,7 @@ struct Process {
             drain(answers, at_ans, [&](size_t k) { if (answer) answer->append(buffer, k); });
             drain(out, at_out, [&](size_t k) {
                 out_bytes += k;
-                if (keep_out && out_text.size() <= limits().output) out_text.append(buffer, k);
+                if (keep_out && out_text.size() <= limits.output) out_text.append(buffer, k);
             });
             drain(err, at_err, [&](size_t k) {
                 err_bytes += k;
@@ -207,11 +181,11 @@ struct Process {
     }
 };
 
-// The student's driver for the test being run: started at the test's first call.
+// The student's driver for one test, started at its first call.
 struct Session {
-    std::unique_ptr<Process> driver;
+    std::unique_ptr<Process> process;
     std::string call(const char* name, const std::string& request) {
-        if (!driver) driver.reset(new Process(append(limits().command, "--serve"), true, false));
+        if (!process) process.reset(new Process(grader::driver("--serve"), true, false));
         std::string send(4, '\0'), answer;
         uint32_t n = uint32_t(request.size());
         std::memcpy(&send[0], &n, 4);
@@ -223,17 +197,17 @@ struct Session {
             if (size > LARGEST_MESSAGE) return true;  // more than any answer: malformed, below
             return size > 0 && answer.size() >= 4 + size_t(size);
         };
-        std::string trouble = driver->pump(send, &answer, complete);
+        std::string trouble = process->pump(send, &answer, complete);
         if (!trouble.empty() && trouble != "ended") {
-            driver->stop();
+            process->stop();
             throw Failed{trouble + " (calling " + name + ")"};
         }
         if (!complete()) {
             if (answer.size() >= 4 && size == 0) throw Failed{judge::say("the answer to %s was malformed", name)};
-            driver->stop();
-            if (driver->err_tail.empty() && WIFEXITED(driver->status) && WEXITSTATUS(driver->status) == 0)
+            process->stop();
+            if (process->err_tail.empty() && WIFEXITED(process->status) && WEXITSTATUS(process->status) == 0)
                 throw Failed{judge::say("your program ended during a call to %s without answering", name)};
-            throw Failed{driver->how_it_ended() + " (calling " + name + ")"};
+            throw Failed{process->how_it_ended() + " (calling " + name + ")"};
         }
         if (answer.size() != 4 + size_t(size)) throw Failed{judge::say("the answer to %s was malformed", name)};
         if (answer[4] == 1) throw Failed{"threw an exception: " + judge::theirs(judge::shown(answer.substr(5), 300))};
@@ -241,9 +215,8 @@ struct Session {
         if (answer[4] != 0) throw Failed{judge::say("the answer to %s was malformed", name)};
         return answer.substr(5);
     }
-    // A type is wire_type's (typeid's name of a function pointer); the message writes
-    // both as declarations, "long long attention_weights(int, long long, long long)".
     std::string expected_type;
+    // wire_type's typeid name as a declaration: "long long attention_weights(int, long long, long long)".
     static std::string readable(const std::string& type, const char* name) {
         std::string s = type;
 #if defined(__GNUC__)
@@ -261,19 +234,14 @@ struct Session {
                           "and by const & count as one)", name, readable(theirs, name).c_str(),
                           readable(expected_type, name).c_str());
     }
-    static std::vector<std::string> append(std::vector<std::string> v, const char* word) {
-        v.push_back(word);
-        return v;
-    }
 };
-// Where calls go: nullptr while the reference's numbers are being made.
 inline Session*& student() {
     static Session* s = nullptr;
     return s;
 }
 
-// A function the student writes, as the tests call it: the reference's own
-// while the reference runs, else a call in the student's process.
+// A function the student writes, as the tests call it: the reference's own while the
+// reference's numbers are made, else a call in the student's process.
 template <class F, F f>
 struct Proxy;
 template <class R, class... P, R (*f)(P...)>
@@ -281,7 +249,7 @@ struct Proxy<R (*)(P...), f> {
     const char* name;
     template <class Q, class T>
     static void read_back(Reader& r, T& x) {
-        if constexpr (std::is_lvalue_reference_v<Q> && !std::is_const_v<std::remove_reference_t<Q>>) get(r, x);
+        if constexpr (written_back<Q>) get(r, x);
     }
     R operator()(P... args) const {
         Session* s = student();
@@ -312,7 +280,7 @@ struct Proxy<R (*)(P...), f> {
 };
 
 // ---------------------------------------------------------------------------
-// What a test body is given: the seeded random inputs, and the ways to report.
+// What a test body is given: the seeded inputs, and the ways to report.
 class Test {
 public:
     Rng rng;
@@ -328,8 +296,7 @@ public:
         return A;
     }
     std::vector<float> vector(int n, float lo = -1.0f, float hi = 1.0f) {
-        std::vector<float> v;
-        v.resize(size_t(n));
+        std::vector<float> v(static_cast<size_t>(n));
         for (float& x : v) x = uniform(lo, hi);
         return v;
     }
@@ -338,16 +305,13 @@ public:
     void numbers(const std::string& label, const Matrix& A) {
         block(label, A.rows, A.cols, std::vector<double>(A.data.begin(), A.data.end()));
     }
-    void numbers(const std::string& label, const std::vector<float>& v) {
-        block(label, 1, int(v.size()), std::vector<double>(v.begin(), v.end()));
-    }
-    void numbers(const std::string& label, const std::vector<int>& v) {
+    template <class T>
+    void numbers(const std::string& label, const std::vector<T>& v) {  // float or int
         block(label, 1, int(v.size()), std::vector<double>(v.begin(), v.end()));
     }
     void number(const std::string& label, double x) { block(label, 1, 1, {x}); }
 
-    // ---- Property tests (and sanity checks in compare tests): the first
-    // failed expectation ends the test with its message.
+    // ---- Property tests (and checks in compare tests): the first failed expectation ends the test.
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
@@ -364,29 +328,10 @@ public:
         expect(A.rows == rows && A.cols == cols && A.data.size() == size_t(rows) * size_t(cols),
                "%s is %d x %d (%zu numbers); want %d x %d", what, A.rows, A.cols, A.data.size(), rows, cols);
     }
-    // Rows of attention weights: the stated shape, no negative entry, and
-    // every row summing to 1 within `tolerance`.
-    void expect_softmax_rows(const Matrix& W, int rows, int cols, const char* what = "weights",
-                             double tolerance = 1e-5) {
-        expect_shape(W, rows, cols, what);
-        for (int i = 0; i < W.rows; i++) {
-            double sum = 0;
-            for (int j = 0; j < W.cols; j++) {
-                expect(W(i, j) >= 0, "%s(%d, %d) = %g is negative", what, i, j, double(W(i, j)));
-                sum += W(i, j);
-            }
-            expect(std::fabs(sum - 1.0) <= tolerance, "row %d of %s sums to %.6f, not 1", i, what, sum);
-        }
-    }
 
 private:
     void block(const std::string& label, int rows, int cols, std::vector<double> values) {
-        judge::Block b;
-        b.label = label;
-        for (char& c : b.label)
-            if (c == ' ' || c == '\t' || c == '\n') c = '_';
-        b.rows = rows, b.cols = cols, b.values = std::move(values);
-        blocks.push_back(std::move(b));
+        blocks.push_back({label, rows, cols, std::move(values)});
     }
 };
 
@@ -410,7 +355,6 @@ inline double rel_error_norm(const std::vector<double>& a, const std::vector<dou
 
 // ---------------------------------------------------------------------------
 // The tests of one exercise.
-
 using Body = void (*)(Test&);
 
 struct Case {
@@ -431,17 +375,10 @@ inline Case printed_output(int points, const char* hint) {
     return {"printed_output", points, Kind::OUTPUT, 0.0, nullptr, hint};
 }
 
-// One seed per test, from the run's seed and the test's name.
 inline uint64_t test_seed(uint64_t seed, const char* name) {
     uint64_t h = 1469598103934665603ull;  // FNV-1a over the name
     for (const char* c = name; *c; c++) h = (h ^ uint64_t(uint8_t(*c))) * 1099511628211ull;
     return seed ^ h;
-}
-
-inline std::string one_line(std::string s) {
-    for (char& c : s)
-        if (c == '\t' || c == '\n' || c == '\r') c = ' ';
-    return s;
 }
 
 struct Row {
@@ -451,35 +388,26 @@ struct Row {
     bool grader_bug = false;
 };
 
-// The reference's lesson, printed into a string by a process of its own.
+// The reference's lesson, caught in a file (this is the test's own process).
 inline std::string reference_lesson(Lesson lesson) {
-    int p[2];
-    if (::pipe(p) != 0) throw Failed{"pipe"};
+    FILE* out = std::tmpfile();
+    const int saved = ::dup(1);
     std::fflush(stdout);
-    pid_t pid = ::fork();
-    if (pid == 0) {
-        ::dup2(p[1], 1);
-        ::close(p[0]);
-        char name[] = "lesson";
-        char* argv[] = {name, nullptr};
-        int status = 3;
-        try {
-            status = lesson(1, argv);
-        } catch (...) {
-        }
-        std::fflush(stdout);
-        _exit(status);
+    if (!out || saved < 0 || ::dup2(::fileno(out), 1) < 0) throw Failed{"the grader could not catch the lesson's output"};
+    char name[] = "lesson";
+    char* argv[] = {name, nullptr};
+    int status = 3;
+    try {
+        status = lesson(1, argv);
+    } catch (...) {
     }
-    ::close(p[1]);
-    std::string text;
-    char buffer[65536];
-    ssize_t k;
-    while ((k = ::read(p[0], buffer, sizeof buffer)) > 0 || (k < 0 && errno == EINTR))
-        if (k > 0) text.append(buffer, size_t(k));
-    ::close(p[0]);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw Failed{"the reference's lesson failed"};
+    std::fflush(stdout);
+    ::dup2(saved, 1), ::close(saved);
+    std::string text(size_t(std::ftell(out)), '\0');
+    std::rewind(out);
+    if (std::fread(&text[0], 1, text.size(), out) != text.size() || status != 0)
+        throw Failed{"the reference's lesson failed"};
+    std::fclose(out);
     return text;
 }
 
@@ -495,9 +423,7 @@ inline Row run_case(const Case& c, uint64_t seed, Lesson lesson) {
                 row.grader_bug = true, row.message = "the reference's lesson does not exit 0";
                 return row;
             }
-            std::vector<std::string> command = limits().command;
-            command.push_back("--lesson");
-            Process p(command, false, true);
+            Process p(driver("--lesson"), false, true);
             std::string trouble = p.pump("", nullptr, [] { return false; });
             if (trouble != "ended") throw Failed{trouble};
             if (!WIFEXITED(p.status) || WEXITSTATUS(p.status) != 0) {
@@ -547,7 +473,8 @@ inline Row run_case(const Case& c, uint64_t seed, Lesson lesson) {
 
 inline void write_row(FILE* rows, const Case& c, const Row& r) {
     std::fprintf(rows, "%s\t%d\t%d\t%d\t%s\t%s\n", c.name, r.score, c.points, r.hidden ? 1 : 0,
-                 one_line(r.message).c_str(), one_line(c.hint ? c.hint : "").c_str());
+                 judge::shown(r.message, std::string::npos).c_str(),
+                 judge::shown(c.hint ? c.hint : "", std::string::npos).c_str());
     std::fflush(rows);
 }
 
@@ -557,54 +484,39 @@ inline Row run_isolated(const Case& c, uint64_t seed, Lesson lesson) {
     int p[2];
     if (::pipe(p) != 0) return {0, false, "the grader could not make a pipe", true};
     std::fflush(stdout);
-    pid_t pid = ::fork();
+    const pid_t pid = ::fork();
     if (pid == 0) {
         ::close(p[0]);
-        Row r = run_case(c, seed, lesson);
-        std::string text = std::to_string(r.score) + "\t" + (r.hidden ? "1" : "0") + "\t" + (r.grader_bug ? "1" : "0") +
-                           "\t" + one_line(r.message);
-        write_all(p[1], text.data(), text.size());
+        ::alarm(unsigned(3 * limits.seconds + 60));  // a backstop for answers that hang the test itself
+        const Row r = run_case(c, seed, lesson);
+        Writer w;
+        put(w, r.score), put(w, r.hidden), put(w, r.grader_bug), put(w, r.message);
+        FILE* result = ::fdopen(p[1], "wb");
+        if (result) std::fwrite(w.bytes.data(), 1, w.bytes.size(), result), std::fclose(result);
         std::fflush(stdout);
         _exit(0);
     }
     ::close(p[1]);
     std::string text;
     char buffer[4096];
-    const double backstop = 3 * limits().seconds + 60;
-    auto start = std::chrono::steady_clock::now();
-    for (;;) {
-        double left = backstop - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        pollfd fd = {p[0], POLLIN, 0};
-        if (left <= 0 || ::poll(&fd, 1, int(left * 1000) + 1) == 0) {
-            ::kill(pid, SIGKILL);
-            break;
-        }
-        ssize_t k = ::read(p[0], buffer, sizeof buffer);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) break;
-        text.append(buffer, size_t(k));
-    }
-    ::close(p[0]);
-    int status;
-    ::waitpid(pid, &status, 0);
+    FILE* result = ::fdopen(p[0], "rb");
+    for (size_t k; result && (k = std::fread(buffer, 1, sizeof buffer, result)) > 0;) text.append(buffer, k);
+    if (result) std::fclose(result);
+    ::waitpid(pid, nullptr, 0);
     Row r;
-    size_t a = text.find('\t'), b = a == std::string::npos ? a : text.find('\t', a + 1),
-           d = b == std::string::npos ? b : text.find('\t', b + 1);
-    if (d == std::string::npos) {
-        r.message = "the grader could not use your answers (its test process stopped)";
-        return r;
+    try {
+        Reader in(text);
+        get(in, r.score), get(in, r.hidden), get(in, r.grader_bug), get(in, r.message);
+    } catch (const Garbage&) {
+        return {0, false, "the grader could not use your answers (its test process stopped)", false};
     }
-    r.score = std::atoi(text.substr(0, a).c_str());
-    r.hidden = text[a + 1] == '1';
-    r.grader_bug = text[b + 1] == '1';
-    r.message = text.substr(d + 1);
     if (r.score < 0 || r.score > c.points) r.score = 0;
     return r;
 }
 
 inline int run(int argc, char** argv, Lesson lesson, const std::vector<Case>& cases) {
     std::signal(SIGPIPE, SIG_IGN);
-    const char* usage = "usage: checker --list | --lesson [ARGS] | --fail ROWS MESSAGE |\n"
+    const char* usage = "usage: checker --lesson [ARGS] | --fail ROWS MESSAGE |\n"
                         "       --grade SECONDS OUTPUT_LIMIT ERROR_LIMIT [--after CMD] -- SANDBOX... DRIVER\n"
                         "       (with GRADER_SEED and GRADER_ROWS in the environment)\n";
     std::string command = argc > 1 ? argv[1] : "";
@@ -612,25 +524,18 @@ inline int run(int argc, char** argv, Lesson lesson, const std::vector<Case>& ca
         argv[1] = argv[0];
         return lesson(argc - 1, argv + 1);
     }
-    if (command == "--list" && argc == 2) {
-        for (const Case& c : cases)
-            std::printf("%s\t%d\t%s\t%g\t%s\n", c.name, c.points, kind_name(c.kind), c.tolerance,
-                        one_line(c.hint ? c.hint : "").c_str());
-        return 0;
-    }
     if (command == "--fail" && argc == 4) {
         FILE* rows = std::fopen(argv[2], "w");
         if (!rows) return std::fprintf(stderr, "checker: cannot write %s\n", argv[2]), 2;
         for (const Case& c : cases) write_row(rows, c, {0, false, argv[3], false});
         return std::fclose(rows) == 0 ? 0 : 2;
     }
-    // The seed and the rows' path come in the environment, which no other uid
-    // can read, not on the command line, which every process can.
+    // The seed and the rows' path come in the environment, which no other uid can read.
     const char* seed_text = std::getenv("GRADER_SEED");
     const char* rows_path = std::getenv("GRADER_ROWS");
     if (command == "--grade" && argc >= 7 && seed_text && rows_path) {
         const uint64_t seed = std::strtoull(seed_text, nullptr, 10);
-        Limits& l = limits();
+        Limits& l = limits;
         l.seconds = std::atof(argv[2]);
         l.output = size_t(std::atoll(argv[3]));
         l.errors = size_t(std::atoll(argv[4]));

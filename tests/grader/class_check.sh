@@ -1,108 +1,89 @@
 #!/usr/bin/env bash
-# The class cases of make check-exercises-all: a class of our own for 20.5 and
-# tiny.2, exported as Moodle and as Canvas export it, graded by grade_class.sh.
+# The class cases of make check-exercises-all (tests/grader/README.md, "Grading a class"):
 #
-#   bash tests/grader/class_check.sh
+#   SEED=N bash tests/grader/class_check.sh      (SEED random unless given)
 #
-# The class: right answers (the reference, a right variant), a wrong one, the
-# untouched starter, an empty file, two files, no file, a Canvas resubmission,
-# accents, apostrophes, a comma and spaces in names, a stray file, and five
-# hostile programs (tests/grader/attacks/class/neighbours.inc): a thief that
-# builds a neighbour's submission and runs it as its own, a vandal that
-# rewrites every file of the class it can reach, a fork bomb, an endless loop
-# and a disk filler. It checks that every row equals that file graded alone,
-# that the hostile programs gain nothing and change no one else's row or file,
-# that a run killed with SIGKILL and started again ends with the same sheet,
-# that a second run regrades nothing, and that the sandboxes which do not
-# isolate are refused unless named. Prints "ok:" and "FAILED:" lines; exit 0
-# when nothing failed. SEED is the class's seed (random unless given).
-set -u
-export LC_ALL=C
-cd "$(dirname "$0")/../.." || exit 2
-root=$PWD
-. tests/grader/lib.sh
-work=$(mktemp -d "${TMPDIR:-/tmp}/class-check.XXXXXX") || exit 2
-trap 'rm -rf "$work" /tmp/"$token"* /var/tmp/"$token"* /dev/shm/"$token"*' EXIT
-. tests/grader/checks.sh
-export SEED=${SEED:-$(( (RANDOM << 15 | RANDOM) % 1000000000 ))}
-export TIME_LIMIT=${TIME_LIMIT:-3} GRADER_CACHE=$work/cache
+# A class of our own for 20.5 and tiny.2, as Moodle and Canvas export it, with the layouts'
+# corner cases, copies and five hostile programs (attacks/class/neighbours.inc: a thief, a
+# vandal, a fork bomb, an endless loop, a disk filler), graded by grade_class.sh.
+. "$(dirname "$0")/checks.sh"
+export SEED=${SEED:-$(random_seed)} TIME_LIMIT=${TIME_LIMIT:-3}
 token=class-check-mark-$$
+trap 'rm -rf "$work" /tmp/"$token"* /var/tmp/"$token"* /dev/shm/"$token"*' EXIT
 echo "class-check: seed $SEED (SEED=$SEED bash tests/grader/class_check.sh replays it)"
 
-moodle=$work/moodle canvas=$work/canvas
-mkdir -p "$moodle" "$canvas" "$work/files" "$work/tmp"
-# put MOODLE_NAME CANVAS_NAME USER_ID FILE_NAME CONTENT: the file in both exports.
-put() {
-  mkdir -p "$moodle/$1_$3_assignsubmission_file_"
-  cp "$5" "$moodle/$1_$3_assignsubmission_file_/$4"
-  cp "$5" "$canvas/$2_$3_$(( $3 + 5000 ))_$4"
+moodle=$work/moodle canvas=$work/canvas f=$work/files
+mkdir -p "$moodle" "$canvas" "$f"
+canvas_name() { printf '%s' "$1" | tr -cd 'A-Za-z' | tr 'A-Z' 'a-z'; }  # Canvas's "lastfirst": letters only
+put() {  # put NAME USER_ID FILE_NAME CONTENT: the file in both exports
+  mkdir -p "$moodle/$1_$2_assignsubmission_file_"
+  cp "$4" "$moodle/$1_$2_assignsubmission_file_/$3"
+  cp "$4" "$canvas/$(canvas_name "$1")_$2_$(($2 + 5000))_$3"
 }
 r5=$(exercise_file 20.5) r2=$(exercise_file tiny.2)
 n5=$(basename "$r5") n2=$(basename "$r2")
-f=$work/files
 solved_exercise 20.5 "$r5" > "$f/solved5.cpp"
 solved_exercise tiny.2 "$r2" > "$f/solved2.cpp"
 cut_solutions "$r5" | flat_includes > "$f/starter5.cpp"
-sed -f tests/grader/attacks/right/20.5-transposed_product.sed "$f/solved5.cpp" > "$f/right5.cpp"
-sed -f tests/grader/attacks/right/tiny.2-double_mixed.sed "$f/solved2.cpp" > "$f/right2.cpp"
-sed -f tests/grader/wrong/20.5-transposed_scores.sed "$f/solved5.cpp" > "$f/wrong5.cpp"
-sed -f tests/grader/wrong/tiny.2-no_scale.sed "$f/solved2.cpp" > "$f/wrong2.cpp"
+sed -f tests/grader/solutions/right/20.5-transposed_product.sed "$f/solved5.cpp" > "$f/right5.cpp"
+sed -f tests/grader/solutions/right/tiny.2-double_mixed.sed "$f/solved2.cpp" > "$f/right2.cpp"
+sed -f tests/grader/solutions/wrong/20.5-transposed_scores.sed "$f/solved5.cpp" > "$f/wrong5.cpp"
+sed -f tests/grader/solutions/wrong/tiny.2-no_scale.sed "$f/solved2.cpp" > "$f/wrong2.cpp"
 : > "$f/empty.cpp"
-hostile() {  # hostile ATTACK: the starter with one of neighbours.inc's attacks
+for attack in thief vandal fork_bomb endless disk_filler; do
   { cat "$f/starter5.cpp"
-    printf '#define CLASS_ATTACK %s\n#define CLASS_EXPORT "%s"\n#define CLASS_OUT "%s"\n' "$1" "$moodle" "$work/out-moodle"
+    printf '#define CLASS_ATTACK %s\n#define CLASS_EXPORT "%s"\n#define CLASS_OUT "%s"\n' "$attack" "$moodle" "$work/out-moodle"
     printf '#define CLASS_TOKEN "%s"\n#define CLASS_TESTS_FILE "20.5.cpp"\n' "$token"
-    cat tests/grader/attacks/class/neighbours.inc; } > "$f/$1.cpp"
-}
-for attack in thief vandal fork_bomb endless disk_filler; do hostile "$attack"; done
-
-put "Zoë O'Brien" obrienzoe 1001 "$n5" "$f/solved5.cpp"
-put "Zoë O'Brien" obrienzoe 1001 "$n2" "$f/solved2.cpp"
-put "Ana María Pérez" perezanamaria 1002 "$n5" "$f/right5.cpp"
-put "Ana María Pérez" perezanamaria 1002 "$n2" "$f/right2.cpp"
-put "Sam Smith, Jr." smithsam 1003 "$n5" "$f/wrong5.cpp"
-put "Sam Smith, Jr." smithsam 1003 "$n2" "$f/wrong2.cpp"
-put "Jean-Luc d'Arcy" darcyjeanluc 1004 "$n5" "$f/starter5.cpp"
-put "Eve Empty" emptyeve 1005 "$n5" "$f/empty.cpp"
-put "Eve Empty" emptyeve 1005 "$n2" "$f/solved2.cpp"
+    cat tests/grader/attacks/class/neighbours.inc; } > "$f/$attack.cpp"
+done
+cp -R tests/grader/class/similarity "$f/sim"  # independent solutions and disguised copies
+while IFS='|' read -r name uid five two; do
+  [ -z "$five" ] || put "$name" "$uid" "$n5" "$f/$five"
+  [ -z "$two" ] || put "$name" "$uid" "$n2" "$f/$two"
+done << 'CLASS'
+Zoë O'Brien|1001|solved5.cpp|solved2.cpp
+Ana María Pérez|1002|right5.cpp|right2.cpp
+Sam Smith, Jr.|1003|wrong5.cpp|wrong2.cpp
+Jean-Luc d'Arcy|1004|starter5.cpp|
+Eve Empty|1005|empty.cpp|solved2.cpp
+Rae Resubmit|1006|solved5.cpp|
+Ines Indep|1020|sim/20.5/indep_a.cpp|sim/tiny.2/indep_a.cpp
+Bo Bespoke|1021|sim/20.5/indep_b.cpp|sim/tiny.2/indep_b.cpp
+Cy Copy|1022|sim/20.5/copy_of_indep_a_renamed.cpp|sim/tiny.2/copy_of_indep_a_renamed.cpp
+Rex Refcopy|1023|sim/20.5/copy_of_reference_loops.cpp|sim/tiny.2/copy_of_reference_loops.cpp
+Theo Thief|1010|thief.cpp|
+Val Vandal|1011|vandal.cpp|
+Fern Forkbomb|1012|fork_bomb.cpp|
+Lou Loop|1013|endless.cpp|
+Dee Diskfill|1014|disk_filler.cpp|
+CLASS
 # A resubmission: Canvas keeps every version (-1, -2: the newest counts), Moodle the last.
-put "Rae Resubmit" resubmitrae 1006 "$n5" "$f/solved5.cpp"
-mv "$canvas/resubmitrae_1006_6006_$n5" "$canvas/resubmitrae_1006_6300_${n5%.cpp}-2.cpp"
-cp "$f/starter5.cpp" "$canvas/resubmitrae_1006_6100_$n5"
-cp "$f/wrong5.cpp" "$canvas/resubmitrae_LATE_1006_6200_${n5%.cpp}-1.cpp"
-# Two files for one exercise (Moodle: two folders inside the student's).
+mv "$canvas/raeresubmit_1006_6006_$n5" "$canvas/raeresubmit_1006_6300_${n5%.cpp}-2.cpp"
+cp "$f/starter5.cpp" "$canvas/raeresubmit_1006_6100_$n5"
+cp "$f/wrong5.cpp" "$canvas/raeresubmit_LATE_1006_6200_${n5%.cpp}-1.cpp"
+# Two files for one exercise (Moodle: two folders inside the student's), and a stray file.
 dir="$moodle/Tom Two_1007_assignsubmission_file_"
 mkdir -p "$dir/first" "$dir/second" && cp "$f/solved5.cpp" "$dir/first/$n5" && cp "$f/wrong5.cpp" "$dir/second/$n5"
 echo "notes" > "$moodle/Zoë O'Brien_1001_assignsubmission_file_/notes.txt"
-# Independent solutions and disguised copies (the similarity check's class).
-sim=tests/grader/class/similarity
-for ex in 20.5 tiny.2; do
-  n=$(basename "$(exercise_file "$ex")")
-  put "Ines Indep" indepines 1020 "$n" "$sim/$ex/indep_a.cpp"
-  put "Bo Bespoke" bespokebo 1021 "$n" "$sim/$ex/indep_b.cpp"
-  put "Cy Copy" copycy 1022 "$n" "$sim/$ex/copy_of_indep_a_renamed.cpp"
-  put "Rex Refcopy" refcopyrex 1023 "$n" "$sim/$ex/copy_of_reference_loops.cpp"
-done
-put "Theo Thief" thieftheo 1010 "$n5" "$f/thief.cpp"
-put "Val Vandal" vandalval 1011 "$n5" "$f/vandal.cpp"
-put "Fern Forkbomb" forkbombfern 1012 "$n5" "$f/fork_bomb.cpp"
-put "Lou Loop" looplou 1013 "$n5" "$f/endless.cpp"
-put "Dee Diskfill" diskfilldee 1014 "$n5" "$f/disk_filler.cpp"
 checksums() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 cat | { sha256sum 2> /dev/null || shasum -a 256; }); }
 before=$(checksums "$moodle")
-
-# 1. The Moodle export, graded whole.
 class() {  # class EXPORT OUT LOG [VAR=VALUE...]
   local export=$1 out=$2 log=$3
   shift 3
   env "$@" bash tests/grader/grade_class.sh "$export" "$out" 20.5 tiny.2 > "$log" 2>&1
 }
+field() {  # field SHEET STUDENT EXERCISE COLUMN
+  python3 -c 'import csv, sys
+r = [x for x in csv.DictReader(open(sys.argv[1], encoding="utf-8")) if x["student"] == sys.argv[2] and x["exercise"] == sys.argv[3]]
+print(r[0][sys.argv[4]] if r else "")' "$@"
+}
+
+# 1. The Moodle export, graded whole.
 class "$moodle" "$work/out-moodle" "$work/moodle.log" JOBS=2
 status=$?
 sheet=$work/out-moodle/grades.csv
 if [ "$status" -eq 0 ] && [ -f "$sheet" ]; then ok "grade-class grades a Moodle export ($(($(wc -l < "$sheet") - 1)) rows)"
 else failed "grade-class on a Moodle export (status $status)" "$work/moodle.log"; fi
-field() { python3 -c 'import csv,sys; r=[x for x in csv.DictReader(open(sys.argv[1], encoding="utf-8")) if x["student"]==sys.argv[2] and x["exercise"]==sys.argv[3]]; print(r[0][sys.argv[4]] if r else "")' "$@"; }
 for expect in "Eve Empty,20.5,empty" "Tom Two,20.5,two-files" "Jean-Luc d'Arcy,tiny.2,missing" "Lou Loop,20.5,timed-out"; do
   IFS=, read -r who ex st <<< "$expect"
   got=$(field "$sheet" "$who" "$ex" status)
@@ -114,24 +95,17 @@ got=$(field "$sheet" "Sam Smith, Jr." 20.5 points)
   failed "the names or their points in grades.csv" "$sheet"
 grep -q "notes.txt" "$work/out-moodle/unplaced.tsv" 2> /dev/null && ok "a file named as no exercise is listed in unplaced.tsv, not graded" ||
   failed "notes.txt should be listed as unplaced" "$work/moodle.log"
-
-# Copies flagged: each copy above the two independent solutions' pair, the reference's copy named.
-python3 - "$work/out-moodle/similarity.csv" > "$work/similarity.log" 2>&1 <<'PY'
-import csv, sys
-score = {(r["exercise"], frozenset((r["student_a"], r["student_b"]))): float(r["similarity"])
-         for r in csv.DictReader(open(sys.argv[1], encoding="utf-8"))}
-bad = 0
-for ex in ("20.5", "tiny.2"):
-    independent = score[(ex, frozenset(("Ines Indep", "Bo Bespoke")))]
-    for pair in (("Cy Copy", "Ines Indep"), ("Rex Refcopy", "(reference solution)")):
-        s = score[(ex, frozenset(pair))]
-        print(ex, pair, s, "independent", independent)
-        bad += s <= independent
-sys.exit(1 if bad else 0)
-PY
-[ $? -eq 0 ] && grep -q "Cy Copy" "$work/out-moodle/similarity.html" &&
+# Copies flagged: each copy ranks above the two independent solutions' pair, the reference's copy named.
+rank() { grep -n "^$1,$2," "$work/out-moodle/similarity.csv" | cut -d: -f1; }  # rank EXERCISE "A,B": the pair's line
+copies_above=1
+for ex in 20.5 tiny.2; do
+  for copy in "Cy Copy,Ines Indep" "Rex Refcopy,(reference solution)"; do
+    [ "$(rank "$ex" "$copy")" -lt "$(rank "$ex" "Bo Bespoke,Ines Indep")" ] || copies_above=0
+  done
+done
+[ "$copies_above" -eq 1 ] && grep -q "Cy Copy" "$work/out-moodle/similarity.html" &&
   ok "similarity.csv ranks each copy above the independent solutions' pair, and names the reference's copy" ||
-  failed "copies in similarity.csv" "$work/similarity.log"
+  failed "copies in similarity.csv" "$work/out-moodle/similarity.csv"
 
 # 2. The hostile programs gained nothing and touched nothing of anyone else's.
 starter_points=$(field "$sheet" "Jean-Luc d'Arcy" 20.5 points)
@@ -145,23 +119,20 @@ left=$(ls -d /tmp/"$token"* /var/tmp/"$token"* /dev/shm/"$token"* 2> /dev/null)
 [ -z "$left" ] && ok "no student's program left a file in /tmp, /var/tmp or /dev/shm" || failed "files left behind: $left"
 
 # 3. Every row is what that file scores graded alone, at the class's seed.
-alone_ok=1
+differ=
 for who in "Zoë O'Brien" "Ana María Pérez" "Sam Smith, Jr." "Jean-Luc d'Arcy" "Rae Resubmit" "Eve Empty"; do
   for ex in 20.5 tiny.2; do
     file=$(find "$moodle/${who}_"*"_assignsubmission_file_" -type f -name "$(basename "$(exercise_file "$ex")")" | head -n 1)
-    [ -n "$file" ] && [ -s "$file" ] || continue
+    [ -s "$file" ] || continue
     grade "$ex" "$file" "$work/alone.log"
-    alone=$(total_of "$work/alone.log")
     in_class=$(field "$sheet" "$who" "$ex" points)/$(field "$sheet" "$who" "$ex" max_points)
-    [ "$alone" = "$in_class" ] || { alone_ok=0; echo "    $who, $ex: alone $alone, in the class $in_class"; }
+    [ "$(total_of "$work/alone.log")" = "$in_class" ] || differ="$differ $who, $ex: alone $(total_of "$work/alone.log"), in the class $in_class;"
   done
 done
-[ "$alone_ok" -eq 1 ] && ok "every honest row equals that file graded alone, beside the hostile programs" ||
-  failed "rows differ from their files graded alone"
+[ -z "$differ" ] && ok "every honest row equals that file graded alone, beside the hostile programs" ||
+  failed "rows differ from their files graded alone:$differ"
 
-# 4. The thief is real: where nothing isolates (SANDBOX=none), it steals a neighbour's marks.
-# (A long TIME_LIMIT: its first answer waits for a compile, slow on a busy machine.)
-rm -rf "$work/out-none"
+# 4. Where nothing isolates (SANDBOX=none) the thief steals: a long TIME_LIMIT, as it compiles first.
 mkdir -p "$work/none/Theo Thief_1010_assignsubmission_file_" "$work/none/Zoë O'Brien_1011_assignsubmission_file_"
 sed "s|$moodle|$work/none|" "$f/thief.cpp" > "$work/none/Theo Thief_1010_assignsubmission_file_/$n5"
 cp "$f/solved5.cpp" "$work/none/Zoë O'Brien_1011_assignsubmission_file_/$n5"
@@ -170,8 +141,7 @@ got=$(field "$work/out-none/grades.csv" "Theo Thief" 20.5 points)
 [ -n "$got" ] && [ "$got" -gt "$starter_points" ] && ok "without a sandbox the thief takes a neighbour's marks ($got points): the attack is live" ||
   failed "the thief should steal where nothing isolates (got '$got')" "$work/none.log"
 
-# 5. Canvas: the newest resubmission counts; killed with SIGKILL and started
-# again, the run ends with the Moodle run's sheet (Tom Two aside: Canvas has no two-files).
+# 5. Canvas, killed with SIGKILL and started again: the Moodle run's sheet (Tom Two aside).
 (set -m; class "$canvas" "$work/out-canvas" "$work/canvas1.log" JOBS=2 & echo $! > "$work/canvas.pid"; wait) &
 for _ in $(seq 1 600); do
   [ "$(ls "$work/out-canvas/.graded" 2> /dev/null | wc -l)" -ge 3 ] && break
@@ -181,29 +151,20 @@ kill -9 -- "-$(cat "$work/canvas.pid")" 2> /dev/null
 wait
 done_before=$(ls "$work/out-canvas/.graded" 2> /dev/null | wc -l | tr -d ' ')
 class "$canvas" "$work/out-canvas" "$work/canvas2.log" JOBS=2
-python3 - "$sheet" "$work/out-canvas/grades.csv" > "$work/compare.log" 2>&1 <<'PY'
-import csv, sys
-names = {"obrienzoe": "Zoë O'Brien", "perezanamaria": "Ana María Pérez", "smithsam": "Sam Smith, Jr.",
-         "darcyjeanluc": "Jean-Luc d'Arcy", "emptyeve": "Eve Empty", "resubmitrae": "Rae Resubmit",
-         "thieftheo": "Theo Thief", "vandalval": "Val Vandal", "forkbombfern": "Fern Forkbomb",
-         "looplou": "Lou Loop", "diskfilldee": "Dee Diskfill", "indepines": "Ines Indep", "bespokebo": "Bo Bespoke",
-         "copycy": "Cy Copy", "refcopyrex": "Rex Refcopy"}
-moodle = {(r["student"], r["exercise"]): r for r in csv.DictReader(open(sys.argv[1], encoding="utf-8"))}
+python3 - "$sheet" "$work/out-canvas/grades.csv" > "$work/compare.log" 2>&1 << 'PY'
+import csv, re, sys
+moodle = {(re.sub("[^a-z]", "", r["student"].encode("ascii", "ignore").decode().lower()), r["exercise"]): r
+          for r in csv.DictReader(open(sys.argv[1], encoding="utf-8"))}
 canvas = list(csv.DictReader(open(sys.argv[2], encoding="utf-8")))
-bad = 0
-for r in canvas:
-    m = moodle.get((names.get(r["student"], "?"), r["exercise"]))
-    same = m is not None and all(r[k] == m[k] for k in r if k != "student")
-    if not same:
-        bad += 1
-        print("differs:", r, m)
+bad = [r for r in canvas if any(r[k] != moodle.get((r["student"], r["exercise"]), {}).get(k) for k in r if k != "student")]
+for r in bad: print("differs:", r, moodle.get((r["student"], r["exercise"])))
 print(len(canvas), "rows")
 sys.exit(1 if bad or len(canvas) != 30 else 0)
 PY
 if [ $? -eq 0 ] && [ "$done_before" -ge 1 ]; then
   ok "Canvas: killed after $done_before gradings and started again, the sheet equals the Moodle run's, row for row"
 else failed "the Canvas run, killed and resumed (after $done_before gradings)" "$work/compare.log"; fi
-[ "$(field "$work/out-canvas/grades.csv" resubmitrae 20.5 points)" = 10 ] && ok "Canvas: the newest resubmission (-2) is the one graded" ||
+[ "$(field "$work/out-canvas/grades.csv" raeresubmit 20.5 points)" = 10 ] && ok "Canvas: the newest resubmission (-2) is the one graded" ||
   failed "Canvas's newest resubmission should count" "$work/out-canvas/grades.csv"
 
 # 6. A second run over the same files regrades nothing and writes the same sheet.
@@ -219,17 +180,14 @@ for mode in uid none; do
     ok "a machine whose sandbox is $mode: grade-class refuses, and says to install bubblewrap" ||
     failed "grade-class with sandbox $mode should refuse" "$work/refuse.log"
 done
-for bad in "$work/no-such-folder" ; do
-  bash tests/grader/grade_class.sh "$bad" "$work/out-bad" > "$work/bad.log" 2>&1
-  [ $? -eq 2 ] && [ "$(wc -l < "$work/bad.log")" -eq 1 ] && [ ! -e "$work/out-bad" ] && ok "a DIR that is not a folder: one line, status 2" ||
-    failed "grade-class on a missing DIR" "$work/bad.log"
-done
+bash tests/grader/grade_class.sh "$work/no-such-folder" "$work/out-bad" > "$work/bad.log" 2>&1
+[ $? -eq 2 ] && [ "$(wc -l < "$work/bad.log")" -eq 1 ] && [ ! -e "$work/out-bad" ] && ok "a DIR that is not a folder: one line, status 2" ||
+  failed "grade-class on a missing DIR" "$work/bad.log"
 JOBS=0 bash tests/grader/grade_class.sh "$moodle" "$work/out-bad" > "$work/bad.log" 2>&1
 [ $? -eq 2 ] && grep -q "JOBS" "$work/bad.log" && ok "JOBS=0: one line, status 2" || failed "grade-class with JOBS=0" "$work/bad.log"
 
-# 8. uid mode, named, on the same hostile class (where this machine can run it as root).
+# 8. uid mode, named, on the same hostile class, with an export everyone can read (umask 022).
 if [ "$(id -u)" -eq 0 ] && command -v setpriv > /dev/null; then
-  # A teacher's export is often readable by everyone (umask 022): this one is.
   shared=$(mktemp -d /tmp/class-check-export.XXXXXX) && chmod 755 "$shared"
   for who in "Theo Thief" "Val Vandal" "Zoë O'Brien"; do cp -R "$moodle/${who}_"*"_assignsubmission_file_" "$shared/"; done
   sed -i "s|$moodle|$shared|; s|$work/out-moodle|$work/out-uid|" "$shared/"*/"$n5"
@@ -242,7 +200,7 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv > /dev/null; then
      [ "$(field "$u" "Val Vandal" 20.5 points)" -le "$starter_points" ] && [ "$(checksums "$shared")" = "$before_uid" ] && [ -z "$left" ]; then
     ok "SANDBOX=uid, an export everyone can read: the thief and the vandal gain nothing, change nothing and leave nothing in /tmp"
   else failed "SANDBOX=uid with hostile neighbours ($left)" "$u"; fi
-  rm -rf "$shared" /tmp/"$token"* /var/tmp/"$token"* /dev/shm/"$token"* 2> /dev/null
+  rm -rf "$shared"
 else echo "skipped: SANDBOX=uid (not root)"; fi
 
 echo "class-check: $failures failed (seed $SEED)"

@@ -1,29 +1,13 @@
 #!/usr/bin/env bash
-# Grades one exercise file:
+# Grades one exercise file (tests/grader/README.md, "How a grading runs"):
 #
 #   make check-exercise EX=20.3 SRC=path/to/student.cpp
 #   bash tests/grader/grade.sh 20.3 path/to/student.cpp
+#   bash tests/grader/grade.sh --folder DIR      (make exercises DIR=...: each exercise's file in DIR)
 #
-# Builds the exercise's tests file (tests/grader/<id>.cpp) twice: the CHECKER
-# from the reference solution, here, and the student's DRIVER from the
-# student's file alone and the handout's headers, in a fresh folder (the box)
-# and in the sandbox (sandbox.sh). Every file the student's compile read must
-# be one of the box's. The checker then runs each test, calling the student's
-# functions in the driver's process, and writes one row per test; gradetool
-# prints the report (test, points, message; the total; a hint for each failed
-# test) and results.json from those rows. tests/grader/README.md has the design.
-# Exit 0 at full marks, 1 otherwise, 2 on a usage mistake (one line).
-#
-#   SEED=N        replay the hidden inputs of an earlier run (the report prints its seed)
-#   RESULTS=FILE  also write Gradescope's results.json there
-#   TIME_LIMIT=S  seconds per test (default 10); OUTPUT_LIMIT=BYTES of stdout per test
-#                 (default 1000000); ERROR_LIMIT=BYTES of stderr (default 64000000)
-#   MEMORY_LIMIT=KB  address space of the student's program (default 2097152, 2 GB)
-#   CXX, CXXFLAGS the compiler and flags (default: the Makefile's; -Werror and -I are dropped)
-#   GRADER_CACHE=DIR  keep the checker's build in DIR between runs (the checks use it)
-#   GRADER_SANDBOX=bwrap-uid|uid|bwrap|none  the sandbox (default: the best that works here)
+# Exit 0 at full marks, 1 below, 2 on a usage mistake (one line). SEED replays a run; RESULTS=FILE,
+# TIME_LIMIT, CXX, CXXFLAGS, GRADER_CACHE, GRADER_KEEP and GRADER_SANDBOX: the README's "Running it".
 set -u
-usage="usage: make check-exercise EX=<id> SRC=<file.cpp>   (bash tests/grader/grade.sh <id> <file.cpp>)"
 ex=${1:-}
 src=${2:-}
 [ -n "$src" ] && [ "${src#/}" = "$src" ] && src="$PWD/$src"
@@ -34,6 +18,32 @@ root=$PWD
 . tests/grader/lib.sh
 
 usage_error() { echo "check-exercise: $1" >&2; exit 2; }
+if [ "$ex" = --folder ]; then
+  [ -n "$src" ] || usage_error "DIR is missing: which folder holds your exercise files?"
+  [ -d "$src" ] || usage_error "DIR '$2' is not a folder"
+  found=0 finished=0 next= broken=0
+  while IFS=$'\t' read -r id file; do
+    name=$(basename "$file")
+    mine=$(find "$src" -name "$name" -type f 2> /dev/null | sort | head -n 1)
+    [ -n "$mine" ] || { printf '  %-8s %-32s %s\n' "$id" "$name" "not in this folder"; continue; }
+    found=$((found + 1))
+    log=$(bash tests/grader/grade.sh "$id" "$mine" 2>&1)
+    status=$?
+    total=$(printf '%s\n' "$log" | grep -E '^[0-9]+/[0-9]+ points$' | tail -n 1)
+    case $status in
+    0) finished=$((finished + 1)); printf '  %-8s %-32s %-14s %s\n' "$id" "$name" "$total" "done" ;;
+    1) printf '  %-8s %-32s %-14s %s\n' "$id" "$name" "$total" "to do" ;;
+    *) printf '  %-8s %-32s %s\n' "$id" "$name" "cannot grade: $(printf '%s\n' "$log" | head -n 1)"; broken=1 ;;
+    esac
+    [ "$status" -eq 0 ] || [ -n "$next" ] || next="$id ${mine#"$root"/}"
+  done < <(exercise_table)
+  printf '\n%s of %s exercises done\n' "$finished" "$found"
+  [ "$found" -gt 0 ] || { echo "No exercise files in '$2' (make handout writes them)."; exit 1; }
+  [ -n "$next" ] || { echo "All done."; exit 0; }
+  echo "Next: exercise ${next%% *}, ${next#* }"
+  echo "  make check-exercise EX=${next%% *} SRC=${next#* }   shows each test, its points and a hint"
+  exit "$broken"
+fi
 [ -n "$ex" ] || usage_error "EX is missing: which exercise? (the exercises: $(exercise_ids))"
 reference=$(exercise_file "$ex")
 [ -n "$reference" ] || usage_error "there is no exercise '$ex'; the exercises: $(exercise_ids)"
@@ -44,30 +54,21 @@ tests_file=tests/grader/$id.cpp
 [ -e "$src" ] || usage_error "cannot read SRC '$2': no such file"
 [ -d "$src" ] && usage_error "SRC '$2' is a folder; give one .cpp file (make exercises DIR=... grades a folder)"
 [ -f "$src" ] && [ -r "$src" ] || usage_error "cannot read SRC '$2': permission denied or not a file"
-seed=${SEED:-$(( (RANDOM << 15 | RANDOM) % 1000000000 ))}
+seed=${SEED:-$(random_seed)} time_limit=${TIME_LIMIT:-10}
 case "$seed" in '' | *[!0-9]*) usage_error "SEED must be a whole number, got '$seed'" ;; esac
-time_limit=${TIME_LIMIT:-10}
 case "$time_limit" in '' | *[!0-9]* | 0) usage_error "TIME_LIMIT must be a whole number of seconds, got '$time_limit'" ;; esac
-limit=${OUTPUT_LIMIT:-1000000}
-case "$limit" in '' | *[!0-9]* | 0) usage_error "OUTPUT_LIMIT must be a number of bytes, got '$limit'" ;; esac
-error_limit=${ERROR_LIMIT:-64000000}
-case "$error_limit" in '' | *[!0-9]* | 0) usage_error "ERROR_LIMIT must be a number of bytes, got '$error_limit'" ;; esac
-memory=${MEMORY_LIMIT:-2097152}
-case "$memory" in '' | *[!0-9]* | 0) usage_error "MEMORY_LIMIT must be a number of KB, got '$memory'" ;; esac
+# The limits the statement states: 1 MB of stdout and 64 MB of stderr a test, 2 GB of memory.
+limit=1000000 error_limit=64000000 memory=2097152
 if [ -n "$results" ]; then
   [ -d "$(dirname "$results")" ] || usage_error "RESULTS '$results': no such folder"
   [ -d "$results" ] && usage_error "RESULTS '$results' is a folder; give a file name"
 fi
 
-# $work is the grader's (mode 700): the checker, the rows, the report. $box is
-# the student's: its file, the handout's headers, its build and run folders.
+# $work is the grader's (mode 700); $box the student's, in /tmp under a uid of its own (TMPDIR may be closed to it).
 work=$(mktemp -d "${TMPDIR:-/tmp}/grade.XXXXXX") || usage_error "cannot make a temporary folder"
 chmod 700 "$work"
 mode=$(bash tests/grader/sandbox.sh probe)
-uid=
-# Under a uid of its own the student must reach the box: it goes in /tmp
-# itself, whatever TMPDIR is (TMPDIR's folders may be closed to other users).
-boxes=${TMPDIR:-/tmp}
+uid= boxes=${TMPDIR:-/tmp}
 case "$mode" in bwrap-uid | uid) boxes=/tmp ;; esac
 box=$(mktemp -d "$boxes/grade-box.XXXXXX") || { rmdir "$work"; usage_error "cannot make a temporary folder"; }
 cleanup() {
@@ -78,72 +79,51 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-case "$mode" in
-bwrap-uid | uid)
-  # A uid no other run is using (a lock folder claims it): killing "every
-  # process of the uid" then kills this run's and nothing else.
+# A uid no other run uses (a lock folder claims it): killing all its processes kills only this run's.
+case "$mode" in bwrap-uid | uid)
   uid=$(( 200000 + $$ % 100000 ))
   while ! mkdir "/tmp/grader-uid.$uid" 2> /dev/null; do uid=$((uid + 1)); done ;;
 esac
 
-# The student's file goes in src/file/, the handout's headers in src/ itself, so
-# that both #include "attention109.hpp" and #include "../tiny_model.hpp" find
-# the one copy of each (one file, so #pragma once holds).
+# The student's file in src/file/, the headers in src/: "x.hpp" and "../x.hpp" both find the one copy.
 mkdir -p "$box/src/file" "$box/run" "$box/tmp"
 read -r -a cxx <<< "${CXX:-g++}"  # a word or more: "clang++ -stdlib=libc++"
 read -r -a given <<< "${CXXFLAGS:--std=c++17 -Og -Wall -Wextra -Wpedantic -ffp-contract=off}"
-flags=()  # the student's build shows warnings without failing on them, and sees the box only
+flags=()  # warnings shown, never fatal; the box's headers only
 for flag in "${given[@]}"; do
   case "$flag" in -Werror | -Werror=* | -I*) ;; *) flags+=("$flag") ;; esac
 done
-includes=()
-while IFS= read -r line; do includes+=("$line"); done < <(include_flags "$reference")
-
-# The student builds against the handout's headers: solution regions cut
-# (other exercises' answers stay). The driver's own headers come too.
-for header in $(needed_headers "$reference") $(needed_headers tests/grader/wire.hpp); do
+for header in $(needed_headers "$reference") common/matrix.hpp $(needed_headers common/matrix.hpp); do
   cut_solutions "$header" "$id" > "$box/src/$(basename "$header")" || exit 2
 done
-cp tests/grader/grader.hpp tests/grader/wire.hpp tests/grader/driver.hpp "$tests_file" "$box/src/"
+cp tests/grader/grader.hpp "$tests_file" "$box/src/"
 cp "$src" "$box/src/file/submission.cpp"
-# Data files a test file names on a "// Files:" line are copied into the run folder.
 for data in $(sed -n 's|^// Files: *||p' "$tests_file"); do
   mkdir -p "$box/run/$(dirname "$data")" && cp "$data" "$box/run/$data"
 done
 if [ -n "$uid" ]; then chown -R "$uid:$uid" "$box" && chmod 700 "$box" || usage_error "cannot give the box to uid $uid"; fi
 
-# The checker (and gradetool) may come from GRADER_CACHE.
-cache=${GRADER_CACHE:-}
-if [ -n "$cache" ]; then mkdir -p "$cache" || usage_error "cannot use GRADER_CACHE '$cache'"; else cache=$work; fi
-# A student's uid must not run the checker (its --lesson prints the reference's output).
-[ -n "$uid" ] && chmod go-rwx "$cache"
+cache=${GRADER_CACHE:-$work}
+mkdir -p "$cache" || usage_error "cannot use GRADER_CACHE '$cache'"
+[ -n "$uid" ] && chmod go-rwx "$cache"  # the student's uid must not run the checker: its --lesson is the reference's
 tool=$cache/gradetool
 checker=$cache/checker-$id
-pids=()
-if [ ! -x "$tool" ]; then
-  "${cxx[@]}" -std=c++17 -O1 tests/grader/gradetool.cpp -o "$tool.tmp$$" > "$work/tool.log" 2>&1 && mv "$tool.tmp$$" "$tool" &
-  pids+=($!)
-fi
-if [ ! -x "$checker" ]; then
-  { "${cxx[@]}" -std=c++17 -O1 -ffp-contract=off -DGRADER_CHECKER -DREFERENCE_SOURCE="\"$root/$reference\"" \
-      -Itests/grader "${includes[@]}" "$tests_file" -o "$checker.tmp$$" -pthread && mv "$checker.tmp$$" "$checker"; } > "$work/checker.log" 2>&1 &
-  pids+=($!)
-fi
-sandbox() {  # sandbox DIR CPU MEMORY FILES COMMAND...
-  local dir=$1 cpu=$2 mem=$3 files=$4
-  shift 4
-  bash "$root/tests/grader/sandbox.sh" run "$mode" "${uid:-0}" "$box" "$dir" "$cpu" "$mem" "$files" -- "$@"
-}
-# The build: 2 minutes of CPU, 4 GB, 256 MB a file.
-sandbox "$box/src/file" 120 4194304 262144 "${cxx[@]}" ${flags[@]+"${flags[@]}"} -MD -MF "$box/deps" -I"$box/src" \
+dir=$(dirname "$reference")
+[ -x "$tool" ] || { "${cxx[@]}" -std=c++17 -O1 tests/grader/gradetool.cpp -o "$tool.tmp$$" > "$work/tool.log" 2>&1 &&
+  mv "$tool.tmp$$" "$tool"; } &
+[ -x "$checker" ] || { "${cxx[@]}" -std=c++17 -O1 -ffp-contract=off -DGRADER_CHECKER -DREFERENCE_SOURCE="\"$root/$reference\"" \
+  -Itests/grader -I"$dir" -I"$(dirname "$dir")" -Icommon "$tests_file" -o "$checker.tmp$$" -pthread > "$work/checker.log" 2>&1 &&
+  mv "$checker.tmp$$" "$checker"; } &
+# The build, in the sandbox: 2 minutes of CPU, 4 GB, 256 MB a file.
+bash tests/grader/sandbox.sh run "$mode" "${uid:-0}" "$box" "$box/src/file" 120 4194304 262144 -- "${cxx[@]}" ${flags[@]+"${flags[@]}"} -MD -MF "$box/deps" -I"$box/src" \
   -DSTUDENT_SOURCE='"file/submission.cpp"' "$box/src/$id.cpp" -o "$box/driver" -pthread > "$work/compile.log" 2>&1
 compiled=$?
-for pid in ${pids[@]+"${pids[@]}"}; do wait "$pid"; done  # (bash 3.2: an empty array is unset)
+wait
 [ -x "$tool" ] || { echo "check-exercise: cannot build tests/grader/gradetool.cpp:" >&2; head -n 20 "$work/tool.log" >&2; exit 2; }
 [ -x "$checker" ] || { echo "check-exercise: the reference $reference does not build with $tests_file (a grader bug):" >&2; head -n 20 "$work/checker.log" >&2; exit 2; }
 [ "$compiled" -eq 0 ] && [ ! -x "$box/driver" ] && compiled=1
 
-# Every file the compile read: the box's, or the compiler's own system headers.
+# Every file the compile read must be the box's, or one of the compiler's own headers.
 outside=
 if [ "$compiled" -eq 0 ]; then
   system_dirs=()
@@ -154,7 +134,6 @@ if [ "$compiled" -eq 0 ]; then
 fi
 
 rows=$work/rows
-# An empty file (or only spaces) is said so, not as the tests file's compile errors.
 if ! grep -q '[^[:space:]]' "$src"; then
   : > "$work/compile.log"
   "$checker" --fail "$rows" "your file is empty: hand in the exercise's .cpp file, with your code in it" || exit 2
@@ -163,7 +142,7 @@ elif [ "$compiled" -ne 0 ]; then
 elif [ -n "$outside" ]; then
   "$checker" --fail "$rows" "your file includes $outside, which is not one of the handout's files; include only those, beside your file" || exit 2
 else
-  # No seed and no path of the grader's on a command line the student's uid can read in /proc.
+  # The seed and the rows' path go in the environment: the student's uid can read every command line in /proc.
   cp tests/grader/sandbox.sh "$work/sandbox.sh"
   GRADER_SEED=$seed GRADER_ROWS=$rows "$checker" --grade "$time_limit" "$limit" "$error_limit" \
     --after "bash '$work/sandbox.sh' kill $mode ${uid:-0}" -- \
@@ -176,10 +155,8 @@ else
     exit 2
   fi
 fi
-# Nothing the student started outlives the run.
-[ -n "$uid" ] && bash tests/grader/sandbox.sh kill "$mode" "$uid"
+[ -n "$uid" ] && bash tests/grader/sandbox.sh kill "$mode" "$uid"  # nothing the student started outlives the run
 
-# The report and results.json: one computation, from the rows.
 {
   echo "Exercise $id ($reference), graded: ${2}"
   echo "Seed $seed (SEED=$seed replays this run); sandbox $mode"
@@ -190,5 +167,5 @@ fi
       "$work/compile.log" | head -n 30 | sed 's/^/    /'
   fi
 } > "$work/header"
-[ -n "${GRADER_KEEP:-}" ] && cp "$work"/rows "$work"/header "$work"/checker.* "$GRADER_KEEP/" 2> /dev/null
-if [ -n "$results" ]; then "$tool" report "$rows" "$work/header" "$results"; else "$tool" report "$rows" "$work/header"; fi
+[ -n "${GRADER_KEEP:-}" ] && cp "$rows" "$GRADER_KEEP/" 2> /dev/null
+"$tool" report "$rows" "$work/header" ${results:+"$results"}

@@ -1,31 +1,18 @@
-// tests/grader/grader.hpp: what an exercise's tests file is written with.
+// tests/grader/grader.hpp: what an exercise's tests file (tests/grader/<id>.cpp) includes; the
+// README's "The tests file" shows one. grade.sh builds the file twice: with -DGRADER_CHECKER as
+// the CHECKER (checker.hpp), from the reference and the full headers, which makes the inputs,
+// calls the student's functions in the driver's process and the reference's in its own, and
+// awards the points; and as the student's DRIVER, from the student's file and the handout's
+// headers in the sandbox, which runs the functions it is asked to and decides nothing:
 //
-// A tests file (tests/grader/<id>.cpp) is built twice (tests/grader/grade.sh):
-//   - as the student's DRIVER (driver.hpp), from the student's file and the
-//     handout's headers, in the student's sandbox: it runs the functions the
-//     student writes when asked, and decides nothing;
-//   - as the CHECKER (checker.hpp, with -DGRADER_CHECKER), from the reference
-//     solution and the full headers: it makes the inputs, calls the student's
-//     functions in the driver's process, the reference's in its own, and
-//     awards the points.
+//   driver --serve          requests on fd 3, answers on fd 4
+//   driver --lesson [ARGS]  the student's main, for the printed-output test
 //
-//   #include "grader.hpp"                    // the exercise's file, its main renamed lesson_main
-//   #define STUDENT_FUNCTIONS(X) X(cross_attention)
-//   GRADER_FIELDS(Attention, Q, K, V, weights, out)  // how a struct travels
-//   GRADER_STUDENT_FUNCTIONS(STUDENT_FUNCTIONS)
-//   #ifdef GRADER_CHECKER                    // the checker's part: the tests
-//   namespace tests { static void book_input(grader::Test& t) { ... cross_attention(...) ... } ... }
-//   int main(int argc, char** argv) {
-//       using namespace tests;
-//       return grader::run(argc, argv, GRADER_LESSON(lesson_main), { grader::compare(...), ... });
-//   }
-//   #endif
-//
-// Inside namespace tests, cross_attention is a proxy: the reference's while
-// the reference's numbers are made, a call in the student's process otherwise.
-// The part above "#ifdef GRADER_CHECKER" is built into both; whatever it
-// defines that calls the student's code (an adapter giving pointer arguments
-// their buffers) must be listed in STUDENT_FUNCTIONS itself.
+// A message is a 4-byte length, then its bytes: a request is the function's name, its type
+// (wire_type) and its arguments; an answer is a status byte (0 returned, 1 threw: its text, 2 of
+// another type: that type), the result and every argument passed by non-const reference.
+// Numbers travel as their bytes (floats exactly, NaN and all). The part of the tests file above
+// "#ifdef GRADER_CHECKER" is built into both.
 #pragma once
 
 #include <cmath>
@@ -36,12 +23,116 @@
 #include <cstring>
 #include <exception>
 #include <string>
+#include <tuple>
 #include <type_traits>
+#include <typeinfo>
+#include <utility>
 #include <vector>
 
-#include "wire.hpp"
+#include "matrix.hpp"
 
 namespace grader {
+
+struct Garbage {};  // thrown by a Reader that finds the bytes malformed
+
+constexpr int REQUESTS = 3, ANSWERS = 4;          // the driver's fds: requests in, answers out
+constexpr uint32_t LARGEST_MESSAGE = 256u << 20;  // bytes in one request or answer
+
+// A function's type as the protocol sees it: by value and by const & read alike,
+// a non-const & is written back; an int where the reference has long long differs.
+template <class Q>
+constexpr bool written_back = std::is_lvalue_reference_v<Q> && !std::is_const_v<std::remove_reference_t<Q>>;
+template <class Q>
+using WireParam = std::conditional_t<written_back<Q>, std::decay_t<Q>&, std::decay_t<Q>>;
+template <class R, class... P>
+inline const char* wire_type() {
+    return typeid(std::decay_t<R> (*)(WireParam<P>...)).name();
+}
+
+// Made before a call's arguments are read into it (a tests file specialises it for a type with no default constructor).
+template <class T>
+struct Blank {
+    static T make() { return T(); }
+};
+template <>
+struct Blank<Rng> {
+    static Rng make() { return Rng(0); }
+};
+
+struct Writer {
+    std::string bytes;
+    void raw(const void* p, size_t n) { bytes.append(static_cast<const char*>(p), n); }
+};
+struct Reader {
+    const std::string& bytes;
+    size_t at = 0;
+    explicit Reader(const std::string& b) : bytes(b) {}
+    void raw(void* p, size_t n) {
+        if (n > bytes.size() - at) throw Garbage{};
+        std::memcpy(p, bytes.data() + at, n);
+        at += n;
+    }
+    size_t left() const { return bytes.size() - at; }
+};
+
+// A struct's fields, one visitor call each: GRADER_FIELDS(Attention, Q, K, V, weights, out) names
+// every field in order (a structured binding, so that the compiler says when one is missing).
+template <class F, class... T>
+void each_field(F& f, T&... fields) {
+    (f(fields), ...);
+}
+#define GRADER_FIELDS(Type, ...)                      \
+    template <class F>                                \
+    void grader_fields(Type& x_, F&& f_) {            \
+        auto& [__VA_ARGS__] = x_;                     \
+        ::grader::each_field(f_, __VA_ARGS__);        \
+    }
+
+template <class T> struct is_vector : std::false_type {};
+template <class T, class A> struct is_vector<std::vector<T, A>> : std::true_type {};
+
+// A string or vector travels as its length and its entries; a struct as its fields.
+template <class T>
+void put(Writer& w, const T& x) {
+    if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T>) w.raw(&x, sizeof x);
+    else if constexpr (is_vector<T>::value || std::is_same_v<T, std::string>) {
+        uint64_t n = x.size();
+        w.raw(&n, sizeof n);
+        for (const auto& e : x) put(w, typename T::value_type(e));
+    } else {
+        grader_fields(const_cast<T&>(x), [&](auto& field) { put(w, field); });
+    }
+}
+
+template <class T>
+void get(Reader& r, T& x) {
+    if constexpr (std::is_same_v<T, bool>) {
+        unsigned char b;
+        r.raw(&b, 1);
+        if (b > 1) throw Garbage{};
+        x = b;
+    } else if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T>) r.raw(&x, sizeof x);
+    else if constexpr (is_vector<T>::value || std::is_same_v<T, std::string>) {
+        uint64_t n;
+        r.raw(&n, sizeof n);
+        if (n > r.left()) throw Garbage{};  // every entry takes a byte at least
+        x.clear();
+        for (uint64_t i = 0; i < n; i++) {
+            typename T::value_type e = Blank<typename T::value_type>::make();
+            get(r, e);
+            x.push_back(e);
+        }
+    } else {
+        grader_fields(x, [&](auto& field) { get(r, field); });
+    }
+}
+
+template <>
+inline void get<Matrix>(Reader& r, Matrix& m) {  // its entries must be rows x cols of them
+    get(r, m.rows), get(r, m.cols), get(r, m.data);
+    if (m.rows < 0 || m.cols < 0 || m.data.size() != size_t(m.rows) * size_t(m.cols)) throw Garbage{};
+}
+
 // The lesson's main, whichever of the two signatures it has.
 using Lesson = int (*)(int, char**);
 template <class F>
@@ -53,7 +144,11 @@ int call_lesson(F f, int argc, char** argv) {
         return f();
     }
 }
+
 }  // namespace grader
+
+GRADER_FIELDS(Matrix, rows, cols, data)
+GRADER_FIELDS(Rng, state)
 #define GRADER_LESSON(f) [](int argc, char** argv) { return ::grader::call_lesson(&f, argc, argv); }
 
 #ifdef GRADER_CHECKER
@@ -65,5 +160,104 @@ int call_lesson(F f, int argc, char** argv) {
 #define main lesson_main
 #include STUDENT_SOURCE
 #undef main
-#include "driver.hpp"
+
+namespace grader {
+
+// One function the checker may call: reads its arguments, calls it, writes
+// the return value and every argument passed by non-const reference.
+template <class F, F f>
+struct Call;
+template <class R, class... P, R (*f)(P...)>
+struct Call<R (*)(P...), f> {
+    static_assert(((!std::is_pointer_v<std::decay_t<P>>) && ...),
+                  "a function with pointer arguments needs an adapter in its tests file (see tiny.1.cpp)");
+
+    template <size_t... I>
+    static void run(Reader& in, Writer& out, std::index_sequence<I...>) {
+        std::tuple<std::decay_t<P>...> args{Blank<std::decay_t<P>>::make()...};
+        (get(in, std::get<I>(args)), ...);
+        if (in.left() != 0) throw Garbage{};
+        if constexpr (std::is_void_v<R>) f(std::get<I>(args)...);
+        else {
+            std::decay_t<R> result = f(std::get<I>(args)...);
+            put(out, result);
+        }
+        (put_back<P>(out, std::get<I>(args)), ...);
+    }
+    template <class Q, class T>
+    static void put_back(Writer& out, T& x) {
+        if constexpr (written_back<Q>) put(out, x);
+    }
+    static void call(Reader& in, Writer& out) { run(in, out, std::index_sequence_for<P...>{}); }
+    static const char* type() { return wire_type<R, P...>(); }
+};
+
+struct Entry {
+    const char* name;
+    const char* type;  // wire_type of the student's function: the checker sends the reference's
+    void (*call)(Reader&, Writer&);
+};
+
+inline int serve(const std::vector<Entry>& table) {
+    FILE* requests = ::fdopen(REQUESTS, "rb");
+    FILE* answers = ::fdopen(ANSWERS, "wb");
+    for (;;) {
+        uint32_t n;
+        if (!requests || !answers || std::fread(&n, sizeof n, 1, requests) != 1) return 0;  // the checker is done
+        if (n > LARGEST_MESSAGE) return 2;
+        std::string request(n, '\0');
+        if (n > 0 && std::fread(&request[0], n, 1, requests) != 1) return 2;
+        Reader in(request);
+        std::string name, type;
+        Writer out;
+        char status = 0;
+        try {
+            get(in, name);
+            get(in, type);
+            const Entry* e = nullptr;
+            for (const Entry& candidate : table)
+                if (name == candidate.name) e = &candidate;
+            if (!e) return 2;
+            if (type != e->type) status = 2, out.bytes = e->type;  // its arguments would not read
+            else e->call(in, out);
+        } catch (const Garbage&) {
+            return 2;
+        } catch (const std::exception& x) {
+            status = 1, out.bytes = x.what();
+        } catch (...) {
+            status = 1, out.bytes = "something that is not a std::exception";
+        }
+        std::fflush(stdout);
+        out.bytes.insert(out.bytes.begin(), status);
+        const uint32_t size = uint32_t(out.bytes.size());
+        if (std::fwrite(&size, sizeof size, 1, answers) != 1 ||
+            std::fwrite(out.bytes.data(), 1, size, answers) != size || std::fflush(answers) != 0)
+            return 2;
+    }
+}
+
+inline int driver_main(int argc, char** argv, Lesson lesson, const std::vector<Entry>& table) {
+    if (argc >= 2 && std::strcmp(argv[1], "--lesson") == 0) {
+        argv[1] = argv[0];  // the lesson sees its own name and its own arguments
+        try {
+            return lesson(argc - 1, argv + 1);
+        } catch (const std::exception& e) {
+            std::fflush(stdout);
+            std::fprintf(stderr, "threw an exception: %s\n", e.what());
+            return 3;
+        }
+    }
+    if (argc == 2 && std::strcmp(argv[1], "--serve") == 0) return serve(table);
+    std::fputs("usage: driver --serve | --lesson [ARGS...] (the grader runs this; make check-exercise)\n", stderr);
+    return 2;
+}
+
+}  // namespace grader
+
+#define GRADER_ENTRY(f) ::grader::Entry{#f, ::grader::Call<decltype(&f), &f>::type(), &::grader::Call<decltype(&f), &f>::call},
+// The driver's main: serves the functions LIST names (the tests file's STUDENT_FUNCTIONS).
+#define GRADER_STUDENT_FUNCTIONS(LIST) \
+    int main(int argc, char** argv) {  \
+        return ::grader::driver_main(argc, argv, GRADER_LESSON(lesson_main), {LIST(GRADER_ENTRY)}); \
+    }
 #endif

@@ -20,7 +20,7 @@ handout:
 	@bash tests/grader/handout.sh "$(or $(OUT),handout)" $(EX)
 
 exercises:
-	@CXX="$(CXX)" CXXFLAGS="$(CXXFLAGS)" bash tests/grader/exercises.sh "$(DIR)"
+	@CXX="$(CXX)" CXXFLAGS="$(CXXFLAGS)" bash tests/grader/grade.sh --folder "$(DIR)"
 
 check-exercises-all:
 	@bash tests/grader/check_all.sh

@@ -1,15 +1,10 @@
 #!/usr/bin/env bash
-# The autograder to upload to Gradescope for one exercise:
+# The autograder to upload to Gradescope for one exercise (tests/grader/README.md, "Gradescope"):
 #
 #   make gradescope EX=20.3 [OUT=gradescope-20.3] [SEED=N]
 #
-# SEED is the assignment's seed (drawn once if not given): it goes into the zip
-# as SEED, so every submission, and every resubmission of the same file, is
-# graded on the same hidden inputs and keeps its score.
-#
-# Writes OUT/ (setup.sh, run_autograder and EXERCISE at its root, with the
-# sources the grader needs) and OUT.zip of its contents when zip is installed.
-# Upload the zip as the assignment's autograder ("Zip file upload").
+# Writes OUT/ (setup.sh, run_autograder, EXERCISE, SEED and the grader's sources) and OUT.zip.
+# SEED is the assignment's: every submission, and every resubmission, gets the same hidden inputs.
 set -u
 ex=${1:-}
 out=${2:-}
@@ -34,16 +29,13 @@ rm -rf "$tmp"/chapter*/build
 cp tests/run_autograder "$tmp/run_autograder"
 cp tests/run_autograder "$tmp/tests/run_autograder"
 echo "$id" > "$tmp/EXERCISE"
-seed=${SEED:-$(( (RANDOM << 15 | RANDOM) % 1000000000 ))}
+seed=${SEED:-$(random_seed)}
 case "$seed" in *[!0-9]*) fail "SEED must be a whole number, got '$seed'" ;; esac
 echo "$seed" > "$tmp/SEED"
 cat > "$tmp/setup.sh" <<'SETUP'
 #!/usr/bin/env bash
-# Gradescope runs this once, as root, on its Ubuntu 22.04 image ("Base image:
-# Ubuntu 22.04"): the pinned compiler, g++-12 (the grader's checks run on GCC
-# 12), bubblewrap for the student's sandbox, the checker built from the
-# reference, then every source closed to all but root, so that nothing the
-# student's program runs as (a uid of its own) can read a solution.
+# Gradescope runs this once, as root, on "Ubuntu 22.04": g++-12 (the checks' GCC), bubblewrap, the
+# checker built by grading the starter, every source closed to all but root.
 set -e
 cd "$(dirname "$0")"
 apt-get update
@@ -53,7 +45,6 @@ id=$(cat EXERCISE)
 starter=$(mktemp -d)/$(basename "$(exercise_file "$id")")
 cut_solutions "$(exercise_file "$id")" > "$starter"
 mkdir -p .grader-cache
-# Grading the starter once builds the checker and gradetool into the cache.
 GRADER_CACHE=$PWD/.grader-cache CXX=g++-12 bash tests/grader/grade.sh "$id" "$starter" || true
 [ -x ".grader-cache/checker-$id" ] || { echo "setup.sh: the checker of exercise $id did not build"; exit 1; }
 rm -rf "$(dirname "$starter")"

@@ -1,54 +1,25 @@
 // tests/grader/gradetool.cpp: the grader's small C++ helper (grade.sh builds it).
 //
-//   gradetool words REFERENCE STUDENT       a printed output against another, as words and numbers
-//   gradetool deps BOX DEPFILE SYSDIR...    every file a compile read (its -MD output) is under
-//                                           BOX/src or a system folder; else the first that is not
-//   gradetool report ROWS HEADER [RESULTS]  the report, from the checker's rows, and from the same
-//                                           rows and total Gradescope's results.json
-//   gradetool check-json FILE               results.json is valid and has Gradescope's fields
-//   gradetool sheet LIST POINTS OUT         a class's grade sheet and summary (sheet.hpp)
-//
-// words, deps and check-json exit 0 on a match (or a valid file) and 1
-// otherwise, printing one line that says what differs; report exits 0 at full
-// marks and 1 below; 2 is a usage error.
-#include <cctype>
-#include <cmath>
+//   gradetool deps BOX DEPFILE SYSDIR...    1, naming it, when a file the compile read is outside
+//   gradetool report ROWS HEADER [RESULTS]  the report and results.json; 0 at full marks, else 1
+//   gradetool sheet LIST POINTS OUT         a class's grade sheet and its summary
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
+#include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "judge.hpp"
-#include "sheet.hpp"
-
-static bool read_text(const char* path, std::string& text) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return false;
-    std::ostringstream all;
-    all << in.rdbuf();
-    text = all.str();
-    return true;
-}
 
 // ---------------------------------------------------------------------------
-// deps: the files a compile read, from its "-MD -MF" output (make's syntax:
-// "target: dep dep \" lines, a space in a name written "\ "). Each is made
-// canonical (symbolic links and ".." resolved) and must lie under BOX/src
-// (the handout's headers, the grader's driver headers and the submission) or
-// under one of the compiler's own system include folders.
+// deps: the files a compile read, from its -MD output (make's syntax: "target: dep
+// dep \", a space in a name "\ "), canonical, each under BOX/src or a system folder.
 
-static bool under(const std::filesystem::path& file, const std::filesystem::path& dir) {
-    auto f = file.begin(), d = dir.begin();
-    for (; d != dir.end(); ++d, ++f) {
-        if (d->empty()) continue;  // a trailing separator
-        if (f == file.end() || *f != *d) return false;
-    }
-    return true;
+static bool under(const std::filesystem::path& file, const std::filesystem::path& dir) {  // both canonical
+    return std::mismatch(dir.begin(), dir.end(), file.begin(), file.end()).first == dir.end();
 }
 
 static int deps(const char* box, const std::string& text, const std::vector<std::string>& system_dirs) {
@@ -95,14 +66,8 @@ static int deps(const char* box, const std::string& text, const std::vector<std:
 }
 
 // ---------------------------------------------------------------------------
-// report: ROWS are the checker's "name TAB score TAB points TAB hidden TAB
-// message TAB hint" lines; HEADER is what comes above the table. One total,
-// from the rows, makes the terminal's report and results.json both.
-//
-// results.json (Gradescope) shows the student a report without the seed, and
-// for a test on hidden inputs only "passed" or "failed" and its hint; the
-// whole report, seed and messages included, is a test of 0 points with
-// visibility "hidden", which the teacher sees and the student does not.
+// report: one total from the checker's rows makes the terminal's report and results.json, whose
+// student sees no seed and no hidden test's message; the whole report is a hidden 0-point test.
 
 struct Row {
     std::string name, message, hint;
@@ -113,32 +78,16 @@ struct Row {
 static std::string json_string(const std::string& s) {
     std::string out = "\"";
     for (unsigned char c : s) {
-        if (c == '"') out += "\\\"";
-        else if (c == '\\') out += "\\\\";
+        if (c == '"' || c == '\\') out += '\\', out += char(c);
         else if (c == '\n') out += "\\n";
-        else if (c == '\t') out += "\\t";
-        else if (c == '\r') out += "\\r";
-        else if (c < 0x20) {
-            char esc[8];
-            std::snprintf(esc, sizeof esc, "\\u%04x", c);
-            out += esc;
-        } else out += char(c);
+        else if (c < 0x20) out += judge::say("\\u%04x", c);
+        else out += char(c);
     }
     return out + "\"";
 }
 
-static std::vector<std::string> split(const std::string& line, char sep) {
-    std::vector<std::string> parts;
-    std::string part;
-    std::istringstream in(line);
-    while (std::getline(in, part, sep)) parts.push_back(part);
-    if (!line.empty() && line.back() == sep) parts.push_back("");
-    return parts;
-}
-
-// What the student sees of row k's message. A failed test on hidden inputs
-// says only that; so does a failed test after one, since the student's program
-// may have kept a hidden input in a file and put it into its later answers.
+// What the student sees of row k's message: none for a failed test on hidden inputs,
+// or after one (the program may have kept a hidden input and put it in a later answer).
 static std::string student_message(const std::vector<Row>& rows, size_t k) {
     const Row& r = rows[k];
     bool after_hidden = false;
@@ -148,30 +97,20 @@ static std::string student_message(const std::vector<Row>& rows, size_t k) {
     return judge::unmarked(r.message, true);
 }
 
-static std::string table(const std::vector<Row>& rows, bool for_student) {
-    std::string t = judge::say("  %-30s %-7s %s\n", "test", "points", "message");
-    for (size_t k = 0; k < rows.size(); k++) {
-        const Row& r = rows[k];
-        std::string m = for_student ? student_message(rows, k) : judge::unmarked(r.message, false);
-        t += judge::say("  %-30s %-7s %s\n", r.name.c_str(), (std::to_string(r.score) + "/" + std::to_string(r.points)).c_str(),
-                        m.c_str());
-    }
-    return t;
-}
-
 static std::string report(const std::vector<Row>& rows, const std::string& header, int total, int max_total,
                           bool for_student) {
-    std::string text;
-    std::istringstream lines(header);
-    std::string line;
-    while (std::getline(lines, line))
+    std::string text, line;
+    for (std::istringstream lines(header); std::getline(lines, line);)
         if (!(for_student && line.compare(0, 5, "Seed ") == 0)) text += line + "\n";
-    text += "\n" + table(rows, for_student) + "\n" + judge::say("%d/%d points\n", total, max_total);
-    if (total < max_total) {
-        text += "\nHints:\n";
-        for (const Row& r : rows)
-            if (r.score < r.points && !r.hint.empty()) text += "  " + r.name + ": " + r.hint + "\n";
-    }
+    text += judge::say("\n  %-30s %-7s %s\n", "test", "points", "message");
+    for (size_t k = 0; k < rows.size(); k++)
+        text += judge::say("  %-30s %-7s %s\n", rows[k].name.c_str(),
+                           (std::to_string(rows[k].score) + "/" + std::to_string(rows[k].points)).c_str(),
+                           (for_student ? student_message(rows, k) : judge::unmarked(rows[k].message, false)).c_str());
+    text += judge::say("\n%d/%d points\n", total, max_total);
+    if (total < max_total) text += "\nHints:\n";
+    for (const Row& r : rows)
+        if (r.score < r.points && !r.hint.empty()) text += "  " + r.name + ": " + r.hint + "\n";
     return text;
 }
 
@@ -181,7 +120,7 @@ static int report_and_json(const std::string& rows_text, const std::string& head
     std::string line;
     int total = 0, max_total = 0;
     while (std::getline(lines, line)) {
-        std::vector<std::string> f = split(line, '\t');
+        std::vector<std::string> f = judge::fields(line);
         if (f.size() != 6) return std::printf("gradetool: a row is not name, score, points, hidden, message, hint\n"), 2;
         Row r{f[0], f[4], f[5], std::atoi(f[1].c_str()), std::atoi(f[2].c_str()), f[3] == "1"};
         if (r.score < 0 || r.score > r.points) r.score = 0;
@@ -192,225 +131,159 @@ static int report_and_json(const std::string& rows_text, const std::string& head
     if (rows.empty()) return std::printf("gradetool: no rows\n"), 2;
     const std::string full = report(rows, header, total, max_total, false);
     std::fputs(full.c_str(), stdout);
-    if (!out_path) return total == max_total ? 0 : 1;
-
-    std::string tests;
+    const int status = total == max_total ? 0 : 1;
+    if (!out_path) return status;
+    std::string json = judge::say("{\n  \"score\": %d,\n  \"output\": ", total) +
+                       json_string(report(rows, header, total, max_total, true)) +
+                       ",\n  \"visibility\": \"visible\",\n  \"stdout_visibility\": \"hidden\",\n  \"tests\": [\n";
     for (size_t k = 0; k < rows.size(); k++) {
         const Row& r = rows[k];
         std::string m = student_message(rows, k);
         if (r.score < r.points && !r.hint.empty()) m += "\nHint: " + r.hint;
-        tests += judge::say("    {\"name\": %s, \"score\": %d, \"max_score\": %d, \"status\": \"%s\", \"output\": %s, "
-                            "\"visibility\": \"visible\"},\n",
-                            json_string(r.name).c_str(), r.score, r.points, r.score >= r.points ? "passed" : "failed",
-                            json_string(m).c_str());
+        json += judge::say("    {\"name\": %s, \"score\": %d, \"max_score\": %d, \"status\": \"%s\", \"output\": %s, "
+                           "\"visibility\": \"visible\"},\n",
+                           json_string(r.name).c_str(), r.score, r.points, r.score >= r.points ? "passed" : "failed",
+                           json_string(m).c_str());
     }
-    tests += "    {\"name\": \"For the teacher: the whole report, with the seed and every message\", \"score\": 0, "
-             "\"max_score\": 0, \"status\": \"passed\", \"output\": " + json_string(full) +
-             ", \"visibility\": \"hidden\"}\n";
-    std::string text = judge::say("{\n  \"score\": %d,\n  \"output\": ", total) +
-                       json_string(report(rows, header, total, max_total, true)) +
-                       ",\n  \"visibility\": \"visible\",\n  \"stdout_visibility\": \"hidden\",\n  \"tests\": [\n" + tests +
-                       "  ]\n}\n";
-    std::string tmp = std::string(out_path) + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary);
-        out << text;
-        if (!out.flush()) {
-            std::fprintf(stderr, "gradetool: cannot write %s\n", out_path);
-            std::remove(tmp.c_str());
-            return 2;
-        }
-    }
-    if (std::rename(tmp.c_str(), out_path) != 0) {
-        std::fprintf(stderr, "gradetool: cannot write %s\n", out_path);
-        std::remove(tmp.c_str());
-        return 2;
-    }
-    return total == max_total ? 0 : 1;
+    json += "    {\"name\": \"For the teacher: the whole report, with the seed and every message\", \"score\": 0, "
+            "\"max_score\": 0, \"status\": \"passed\", \"output\": " + json_string(full) +
+            ", \"visibility\": \"hidden\"}\n  ]\n}\n";
+    if (!judge::write_whole(out_path, json)) return std::fprintf(stderr, "gradetool: cannot write %s\n", out_path), 2;
+    return status;
 }
 
 // ---------------------------------------------------------------------------
-// check-json: a small JSON parser, then the fields Gradescope reads.
+// sheet: LIST has "student TAB id TAB status TAB seed TAB grading folder" lines, POINTS "id TAB
+// test TAB points" lines; OUT gets grades.csv, summary.txt (also printed) and summary.svg.
+using namespace judge;  // its file helpers
 
-struct Value {
-    enum Type { NUL, BOOL, NUMBER, STRING, ARRAY, OBJECT } type = NUL;
-    double number = 0;
-    std::string text;
-    std::vector<Value> items;
-    std::vector<std::pair<std::string, Value>> members;
-    const Value* get(const std::string& key) const {
-        for (const auto& m : members)
-            if (m.first == key) return &m.second;
-        return nullptr;
-    }
+struct Line {  // one student's one exercise
+    std::string student, id, status, seed;
+    std::map<std::string, int> scores;  // test -> points earned, where it was graded
+    int points = 0;
 };
 
-struct Parser {
-    const std::string& s;
-    size_t i = 0;
-    std::string error;
-    explicit Parser(const std::string& text) : s(text) {}
-    void space() {
-        while (i < s.size() && (s[i] == ' ' || s[i] == '\n' || s[i] == '\t' || s[i] == '\r')) i++;
-    }
-    bool fail(const char* what) {
-        if (error.empty()) error = std::string(what) + " at byte " + std::to_string(i);
-        return false;
-    }
-    bool literal(const char* word) {
-        size_t n = std::strlen(word);
-        if (s.compare(i, n, word) != 0) return fail("unexpected text");
-        i += n;
-        return true;
-    }
-    bool string(std::string& out) {
-        if (i >= s.size() || s[i] != '"') return fail("expected a string");
-        i++;
-        while (i < s.size() && s[i] != '"') {
-            unsigned char c = s[i];
-            if (c < 0x20) return fail("a control character inside a string");
-            if (c == '\\') {
-                if (++i >= s.size()) return fail("an unfinished escape");
-                char e = s[i];
-                if (e == 'u') {
-                    for (int k = 1; k <= 4; k++)
-                        if (i + k >= s.size() || !std::isxdigit((unsigned char)s[i + k])) return fail("a bad \\u escape");
-                    i += 4;
-                    out += '?';
-                } else if (std::strchr("\"\\/bfnrt", e)) out += e == 'n' ? '\n' : e == 't' ? '\t' : e;
-                else return fail("a bad escape");
-                i++;
-            } else out += s[i++];
-        }
-        if (i >= s.size()) return fail("an unterminated string");
-        i++;
-        return true;
-    }
-    bool number(double& out) {
-        size_t start = i;
-        if (i < s.size() && s[i] == '-') i++;
-        if (i >= s.size() || !judge::digit(s[i])) return fail("a bad number");
-        if (s[i] == '0') i++;
-        else while (i < s.size() && judge::digit(s[i])) i++;
-        if (i < s.size() && s[i] == '.') {
-            i++;
-            if (i >= s.size() || !judge::digit(s[i])) return fail("a bad number");
-            while (i < s.size() && judge::digit(s[i])) i++;
-        }
-        if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-            i++;
-            if (i < s.size() && (s[i] == '+' || s[i] == '-')) i++;
-            if (i >= s.size() || !judge::digit(s[i])) return fail("a bad number");
-            while (i < s.size() && judge::digit(s[i])) i++;
-        }
-        out = std::strtod(s.substr(start, i - start).c_str(), nullptr);
-        return true;
-    }
-    bool value(Value& v, int depth = 0) {
-        if (depth > 64) return fail("nesting too deep");
-        space();
-        if (i >= s.size()) return fail("unexpected end");
-        char c = s[i];
-        if (c == '{') {
-            v.type = Value::OBJECT;
-            i++;
-            space();
-            if (i < s.size() && s[i] == '}') return ++i, true;
-            for (;;) {
-                space();
-                std::string key;
-                if (!string(key)) return false;
-                space();
-                if (i >= s.size() || s[i] != ':') return fail("expected ':'");
-                i++;
-                Value member;
-                if (!value(member, depth + 1)) return false;
-                v.members.emplace_back(key, member);
-                space();
-                if (i < s.size() && s[i] == ',') { i++; continue; }
-                if (i < s.size() && s[i] == '}') return ++i, true;
-                return fail("expected ',' or '}'");
-            }
-        }
-        if (c == '[') {
-            v.type = Value::ARRAY;
-            i++;
-            space();
-            if (i < s.size() && s[i] == ']') return ++i, true;
-            for (;;) {
-                Value item;
-                if (!value(item, depth + 1)) return false;
-                v.items.push_back(item);
-                space();
-                if (i < s.size() && s[i] == ',') { i++; continue; }
-                if (i < s.size() && s[i] == ']') return ++i, true;
-                return fail("expected ',' or ']'");
-            }
-        }
-        if (c == '"') return v.type = Value::STRING, string(v.text);
-        if (c == 't') return v.type = Value::BOOL, literal("true");
-        if (c == 'f') return v.type = Value::BOOL, literal("false");
-        if (c == 'n') return v.type = Value::NUL, literal("null");
-        return v.type = Value::NUMBER, number(v.number);
-    }
-};
+// A grading's status: the first row's message says when nothing ran; a test stopped for time is timed-out.
+static std::string status_of(const std::vector<std::vector<std::string>>& rows) {
+    if (rows.empty()) return "error";
+    const std::string& first = rows[0][4];
+    if (first.find("did not compile") != std::string::npos) return "did-not-compile";
+    if (first.find("not one of the handout's files") != std::string::npos) return "bad-include";
+    for (const auto& r : rows)
+        if (r[4].find("still running after") != std::string::npos || r[4].find("seconds of CPU time") != std::string::npos)
+            return "timed-out";
+    return "graded";
+}
 
-static int check_json(const std::string& text) {
-    Parser p(text);
-    Value top;
-    bool ok = p.value(top);
-    p.space();
-    if (ok && p.i != text.size()) ok = p.fail("text after the value");
-    if (!ok) return std::printf("not valid JSON: %s\n", p.error.c_str()), 1;
-    auto need = [](const Value* v, Value::Type t, const std::string& what) {
-        if (!v || v->type != t) {
-            std::printf("%s is missing or of the wrong type\n", what.c_str());
-            return false;
+// Per exercise: how many handed in, the mean and median, and a histogram of the totals, as text and SVG.
+static void summary(const std::vector<std::string>& ids, const std::vector<Line>& lines,
+                    std::map<std::string, int>& max_of, std::string& text, std::string& svg) {
+    const int bar = 16, height = 120, gap = 60;
+    int x0 = 20;
+    for (const std::string& id : ids) {
+        std::vector<int> points;
+        int missing = 0;
+        for (const Line& l : lines) {
+            if (l.id == id && l.status == "missing") missing++;
+            else if (l.id == id) points.push_back(l.points);
         }
-        return true;
-    };
-    if (!need(&top, Value::OBJECT, "the top level")) return 1;
-    if (!need(top.get("score"), Value::NUMBER, "score") || !need(top.get("output"), Value::STRING, "output") ||
-        !need(top.get("tests"), Value::ARRAY, "tests"))
-        return 1;
-    double sum = 0;
-    const char* visibilities[] = {"hidden", "after_due_date", "after_published", "visible"};
-    for (size_t k = 0; k < top.get("tests")->items.size(); k++) {
-        const Value& t = top.get("tests")->items[k];
-        std::string at = "tests[" + std::to_string(k) + "]";
-        if (!need(&t, Value::OBJECT, at) || !need(t.get("name"), Value::STRING, at + ".name") ||
-            !need(t.get("score"), Value::NUMBER, at + ".score") ||
-            !need(t.get("max_score"), Value::NUMBER, at + ".max_score") ||
-            !need(t.get("status"), Value::STRING, at + ".status") ||
-            !need(t.get("output"), Value::STRING, at + ".output") ||
-            !need(t.get("visibility"), Value::STRING, at + ".visibility"))
-            return 1;
-        if (t.get("status")->text != "passed" && t.get("status")->text != "failed")
-            return std::printf("%s.status is '%s', not passed or failed\n", at.c_str(), t.get("status")->text.c_str()), 1;
-        bool known = false;
-        for (const char* v : visibilities) known = known || t.get("visibility")->text == v;
-        if (!known) return std::printf("%s.visibility is '%s'\n", at.c_str(), t.get("visibility")->text.c_str()), 1;
-        double score = t.get("score")->number, max_score = t.get("max_score")->number;
-        if (score < 0 || score > max_score) return std::printf("%s.score is outside 0..max_score\n", at.c_str()), 1;
-        sum += score;
+        const int max = max_of[id];
+        std::sort(points.begin(), points.end());
+        double mean = 0, median = 0;
+        for (int p : points) mean += p;
+        if (!points.empty()) {
+            const size_t n = points.size();
+            mean /= double(n);
+            median = n % 2 ? points[n / 2] : (points[n / 2 - 1] + points[n / 2]) / 2.0;
+        }
+        std::vector<int> count(size_t(max) + 1, 0);
+        for (int p : points) count[size_t(std::min(std::max(p, 0), max))]++;
+        const int most = std::max(1, *std::max_element(count.begin(), count.end()));
+        char head[200], row[64];
+        std::snprintf(head, sizeof head, "Exercise %s: %zu handed in, %d missing; mean %.1f, median %.1f of %d points",
+                      id.c_str(), points.size(), missing, mean, median, max);
+        text += std::string(head) + "\n";
+        svg += "<g transform=\"translate(" + std::to_string(x0) + ",30)\">\n<text x=\"0\" y=\"-10\" font-size=\"13\">" +
+               escaped(head) + "</text>\n";
+        for (int p = max; p >= 0; p--) {
+            const int c = count[size_t(p)], h = c * height / most, x = p * (bar + 2) + bar / 2;
+            std::snprintf(row, sizeof row, "  %3d | %-3d ", p, c);
+            text += row + std::string(size_t(c * 40 / most), '#') + "\n";
+            svg += "<rect x=\"" + std::to_string(x - bar / 2) + "\" y=\"" + std::to_string(height - h) + "\" width=\"" +
+                   std::to_string(bar) + "\" height=\"" + std::to_string(h) + "\" fill=\"#4a7ab5\"/>\n";
+            if (c > 0)
+                svg += "<text x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(height - h - 3) +
+                       "\" font-size=\"10\" text-anchor=\"middle\">" + std::to_string(c) + "</text>\n";
+            svg += "<text x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(height + 14) +
+                   "\" font-size=\"10\" text-anchor=\"middle\">" + std::to_string(p) + "</text>\n";
+        }
+        text += "\n";
+        svg += "<text x=\"0\" y=\"" + std::to_string(height + 32) +
+               "\" font-size=\"11\">points (each bar: how many students earned that total)</text>\n</g>\n";
+        x0 += std::max((max + 1) * (bar + 2), 420) + gap;
     }
-    if (std::fabs(sum - top.get("score")->number) > 1e-9)
-        return std::printf("score %g is not the sum of the tests' scores, %g\n", top.get("score")->number, sum), 1;
+    svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(x0) + "\" height=\"" +
+          std::to_string(height + 80) + "\" font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" " +
+          "fill=\"white\"/>\n" + svg + "</svg>\n";
+}
+
+static int sheet(const char* list_path, const char* points_path, const std::string& out) {
+    std::vector<std::string> ids, columns;  // the exercises in the grader's order; every test once
+    std::map<std::string, std::vector<std::pair<std::string, int>>> tests;  // id -> (test, points)
+    std::map<std::string, int> max_of;
+    for (const auto& f : table_of(points_path)) {
+        if (f.size() != 3) return std::fprintf(stderr, "gradetool: %s: a line is not id, test, points\n", points_path), 2;
+        if (!tests.count(f[0])) ids.push_back(f[0]);
+        tests[f[0]].push_back({f[1], std::atoi(f[2].c_str())});
+        max_of[f[0]] += std::atoi(f[2].c_str());
+        if (std::find(columns.begin(), columns.end(), f[1]) == columns.end()) columns.push_back(f[1]);
+    }
+    std::vector<Line> lines;
+    for (const auto& f : table_of(list_path)) {
+        if (f.size() != 5) return std::fprintf(stderr, "gradetool: %s: a line is not student, id, status, seed, folder\n", list_path), 2;
+        Line l{f[0], f[1], f[2], f[3], {}, 0};
+        if (!tests.count(l.id)) return std::fprintf(stderr, "gradetool: no tests listed for exercise %s\n", l.id.c_str()), 2;
+        if (!f[4].empty() && l.status == "graded") {
+            auto rows = table_of(f[4] + "/keep/rows");
+            for (const auto& r : rows)
+                if (r.size() != 6) rows.clear();
+            l.status = status_of(rows);
+            for (const auto& r : rows) {
+                int s = std::atoi(r[1].c_str()), p = std::atoi(r[2].c_str());
+                l.scores[r[0]] = s < 0 || s > p ? 0 : s;
+                l.points += l.scores[r[0]];
+            }
+        }
+        lines.push_back(l);
+    }
+
+    std::string csv = "student,exercise,points,max_points,status,seed";
+    for (const std::string& c : columns) csv += "," + csv_field(c);
+    csv += CSV_END;
+    for (const Line& l : lines) {
+        csv += csv_field(l.student) + "," + csv_field(l.id) + "," + std::to_string(l.points) + "," +
+               std::to_string(max_of[l.id]) + "," + l.status + "," + l.seed;
+        const bool scored = l.status != "missing" && l.status != "empty" && l.status != "two-files" && l.status != "error";
+        for (const std::string& c : columns) {
+            bool mine = false;
+            for (const auto& t : tests[l.id]) mine = mine || t.first == c;
+            csv += ",";
+            if (mine && scored) csv += std::to_string(l.scores.count(c) ? l.scores.at(c) : 0);
+        }
+        csv += CSV_END;
+    }
+    std::string text, svg;
+    summary(ids, lines, max_of, text, svg);
+    if (!write_whole(out + "/grades.csv", csv) || !write_whole(out + "/summary.txt", text) ||
+        !write_whole(out + "/summary.svg", svg))
+        return std::fprintf(stderr, "gradetool: cannot write in %s\n", out.c_str()), 2;
+    std::fputs(text.c_str(), stdout);
     return 0;
 }
 
 int main(int argc, char** argv) {
-    const char* usage =
-        "usage: gradetool words REFERENCE STUDENT | deps BOX DEPFILE SYSDIR... |\n"
-        "       report ROWS HEADER [RESULTS] | check-json FILE | sheet LIST POINTS OUT\n";
-    std::string a, b;
-    std::string command = argc > 1 ? argv[1] : "";
-    if (command == "words" && argc == 4) {
-        if (!read_text(argv[2], a) || !read_text(argv[3], b)) return std::printf("cannot read the outputs\n"), 2;
-        std::string differs = judge::unmarked(judge::words(a, b), false);
-        if (!differs.empty()) std::printf("%s\n", differs.c_str());
-        return differs.empty() ? 0 : 1;
-    }
+    using judge::read_text;
+    std::string a, b, command = argc > 1 ? argv[1] : "";
     if (command == "deps" && argc >= 4) {
         if (!read_text(argv[3], a)) return std::printf("(the compiler wrote no list of the files it read)\n"), 1;
         return deps(argv[2], a, std::vector<std::string>(argv + 4, argv + argc));
@@ -419,11 +292,7 @@ int main(int argc, char** argv) {
         if (!read_text(argv[2], a) || !read_text(argv[3], b)) return std::fprintf(stderr, "gradetool: cannot read the rows\n"), 2;
         return report_and_json(a, b, argc == 5 ? argv[4] : nullptr);
     }
-    if (command == "check-json" && argc == 3) {
-        if (!read_text(argv[2], a)) return std::printf("cannot read %s\n", argv[2]), 1;
-        return check_json(a);
-    }
-    if (command == "sheet" && argc == 5) return sheet::run(argv[2], argv[3], argv[4]);
-    std::fputs(usage, stderr);
+    if (command == "sheet" && argc == 5) return sheet(argv[2], argv[3], argv[4]);
+    std::fputs("usage: gradetool deps BOX DEPFILE SYSDIR... | report ROWS HEADER [RESULTS] | sheet LIST POINTS OUT\n", stderr);
     return 2;
 }

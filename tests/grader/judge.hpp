@@ -1,13 +1,14 @@
-// tests/grader/judge.hpp: how the checker (grader.hpp) and gradetool compare
-// a student's results with the reference's: numbers by relative error, and a
-// printed output as words and numbers. Grader code only: the student's
-// process never includes it.
+// tests/grader/judge.hpp: what the grader's own programs share (the student's never includes
+// it): comparing results with the reference's, marking the student's text, the files they write.
 #pragma once
 
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -25,12 +26,69 @@ inline std::string say(const char* format, ...) {
     return text;
 }
 
-// Text the student's program produced (an exception's text, its last line on
-// stderr, its printed words, its numbers), marked: gradetool shows it in the
-// terminal and the teacher's report, never in what the student sees on
-// Gradescope, since a program can keep a hidden test's inputs in a file and
-// bring them out in a visible test's message. Marker bytes inside the text
-// are dropped, so a program cannot forge the marks.
+inline bool read_text(const std::string& path, std::string& text) {
+    std::error_code e;
+    std::ifstream in(path, std::ios::binary);
+    if (!std::filesystem::is_regular_file(path, e) || !in) return false;
+    std::ostringstream all;
+    all << in.rdbuf();
+    text = all.str();
+    return !in.bad();
+}
+
+inline std::vector<std::string> fields(const std::string& line, char separator = '\t') {
+    std::vector<std::string> parts;
+    for (size_t start = 0;;) {
+        size_t end = line.find(separator, start);
+        parts.push_back(line.substr(start, end - start));
+        if (end == std::string::npos) return parts;
+        start = end + 1;
+    }
+}
+
+inline std::vector<std::vector<std::string>> table_of(const std::string& path) {
+    std::vector<std::vector<std::string>> rows;
+    std::string text, line;
+    read_text(path, text);
+    std::istringstream in(text);
+    while (std::getline(in, line)) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (!line.empty()) rows.push_back(fields(line));
+    }
+    return rows;
+}
+
+// A file appears whole, or keeps what it held: written beside, then renamed.
+inline bool write_whole(const std::string& path, const std::string& text) {
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary);
+        out << text;
+        if (!out.flush()) return std::remove(tmp.c_str()), false;
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) return std::remove(tmp.c_str()), false;
+    return true;
+}
+
+// RFC 4180: a field with a comma, a quote or a line break quoted, its quotes doubled; rows end in CR LF.
+inline std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+constexpr const char* CSV_END = "\r\n";
+
+inline std::string escaped(const std::string& s) {
+    std::string out;
+    for (char c : s)
+        out += c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '"' ? "&quot;" : c == '\'' ? "&#39;"
+                                                                                                    : std::string(1, c);
+    return out;
+}
+
+// Text the student's program produced, marked: shown on the terminal and to the teacher, never to
+// the student on Gradescope, where it could carry a hidden input it kept; marks inside are dropped.
 constexpr char THEIRS_BEGIN = '\x01', THEIRS_END = '\x02';
 inline std::string theirs(const std::string& text) {
     std::string marked(1, THEIRS_BEGIN);
@@ -59,15 +117,8 @@ inline std::string shown(std::string s, size_t most = 40) {
 }
 
 // ---------------------------------------------------------------------------
-// Numbers: one labelled block (a matrix, a vector, a number) against the
-// reference's, entry by entry, by CS231n's rel_error |a - b| / max(|a| + |b|, floor).
-// The floor is FLOOR of the block's own scale, its largest reference entry:
-// an entry that is zero in exact arithmetic carries the rounding of the terms
-// it was summed from, which are the size of the block, not of the entry. At
-// 1e-2 and a tolerance of 1e-4, an entry may be off by 1e-6 of the block's
-// scale, about 16 float roundings of it: tiny.1's found, summed in double,
-// was off by 1.4e-7 of its scale (2.7e-7 on an entry of 5e-4), which 1e-3
-// refused.
+// Numbers, entry by entry, by CS231n's rel_error with a floor of FLOOR times the block's largest
+// entry: an entry zero in exact arithmetic carries the rounding of terms that size (README, "Tolerances").
 constexpr double FLOOR = 1e-2;
 constexpr double SMALLEST_SCALE = 1e-3;  // a block of zeros is compared as if of size 1e-3
 
@@ -76,12 +127,6 @@ struct Block {
     int rows = 0, cols = 0;
     std::vector<double> values;
 };
-
-inline std::string where(const Block& b, size_t k) {
-    if (b.rows == 1 && b.cols == 1) return "";
-    if (b.rows == 1) return say(" entry %zu", k);
-    return say(" entry (%zu, %zu)", k / size_t(b.cols), k % size_t(b.cols));
-}
 
 // "" when every block matches; else what differs.
 inline std::string compare(double tolerance, const std::vector<Block>& want, const std::vector<Block>& got) {
@@ -111,21 +156,22 @@ inline std::string compare(double tolerance, const std::vector<Block>& want, con
             if (e > worst) worst = e, at = k;
         }
         if (worst > tolerance) {
-            std::string shape = w.rows == 1 && w.cols == 1 ? "" : say(" (%d x %d):", w.rows, w.cols) + where(w, at);
-            if (tolerance == 0)  // exact: whole numbers, printed in full
-                return say("%s%s is %s, want %.17g", w.label.c_str(), shape.c_str(),
-                           theirs(say("%.17g", g->values[at])).c_str(), w.values[at]);
-            return say("%s%s is %s, want %.6g (rel_error %.1e, tolerance %.0e)", w.label.c_str(), shape.c_str(),
-                       theirs(say("%.6g", g->values[at])).c_str(), w.values[at], worst, tolerance);
+            std::string shape = w.rows == 1 && w.cols == 1 ? ""
+                                : w.rows == 1 ? say(" (1 x %d): entry %zu", w.cols, at)
+                                              : say(" (%d x %d): entry (%zu, %zu)", w.rows, w.cols, at / size_t(w.cols),
+                                                    at % size_t(w.cols));
+            const char* digits = tolerance == 0 ? "%.17g" : "%.6g";  // exact: whole numbers, printed in full
+            return say("%s%s is %s, want %s", w.label.c_str(), shape.c_str(), theirs(say(digits, g->values[at])).c_str(),
+                       say(digits, w.values[at]).c_str()) +
+                   (tolerance == 0 ? "" : say(" (rel_error %.1e, tolerance %.0e)", worst, tolerance));
         }
     }
     return "";
 }
 
 // ---------------------------------------------------------------------------
-// words: a printed output read as words and numbers. Punctuation and spacing
-// do not count; a number matches when the two agree to the precision of the
-// less precise print (0.871 matches 0.8712; 98,304 matches 98304).
+// words: a printed output read as words and numbers, punctuation and spacing aside; a number
+// matches to the precision of the less precise print (0.871 matches 0.8712, 98,304 98304).
 
 struct Token {
     bool number = false;
@@ -202,8 +248,7 @@ inline std::vector<Token> tokens(const std::string& s) {
     return out;
 }
 
-// An infinity matches itself, or a number of the same sign beyond +-1e30: a
-// mask written as -1e30 instead of -infinity says the same thing.
+// An infinity matches a number of its sign beyond 1e30: a mask of -1e30 says -infinity.
 constexpr double AS_INFINITE = 1e30;
 
 inline bool same(const Token& a, const Token& b) {

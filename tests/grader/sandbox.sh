@@ -1,28 +1,17 @@
 #!/usr/bin/env bash
-# tests/grader/sandbox.sh: how grade.sh runs the student's build and program.
+# tests/grader/sandbox.sh: how grade.sh runs the student's build and program
+# (tests/grader/README.md, "The sandbox", says what each mode isolates).
 #
-#   sandbox.sh probe                  the mode this machine allows (one word)
+#   sandbox.sh probe                  the mode this machine allows: bwrap-uid, uid, bwrap or none
+#                                     (GRADER_SANDBOX=MODE chooses one)
 #   sandbox.sh run MODE UID BOX DIR CPU MEMORY FILES -- COMMAND...
-#                                     COMMAND in DIR, with CPU seconds, MEMORY KB of
-#                                     address space and FILES KB a file at most
+#                                     COMMAND in DIR, with CPU seconds, MEMORY and FILES KB
 #   sandbox.sh kill MODE UID          every process of UID, killed (the uid modes)
-#
-# The modes (tests/grader/README.md says what each isolates):
-#   bwrap-uid  as root: a fresh uid (setpriv), then bubblewrap: a new mount,
-#              pid, network and ipc namespace that sees the system's folders
-#              read-only, a private /tmp and BOX, and nothing else
-#   uid        as root without a working bubblewrap: the fresh uid, and no
-#              network (unshare -n)
-#   bwrap      not root, bubblewrap works: as bwrap-uid, with the grader's own uid
-#   none       not root, no bubblewrap: the limits only
-# GRADER_SANDBOX=MODE chooses one (the checks use it to try each).
-# Written for bash 3.2 (macOS) as well.
 set -u
 
 # bubblewrap's arguments: the system read-only, a private /tmp, BOX writable.
 bwrap_args() {  # bwrap_args BOX DIR
   local d
-  set -- "$1" "$2"
   args="--unshare-all --die-with-parent --new-session"
   for d in /usr /bin /sbin /lib /lib32 /lib64 /libx32 /etc/alternatives; do
     if [ -L "$d" ]; then args="$args --symlink $(readlink "$d") $d"
@@ -32,8 +21,7 @@ bwrap_args() {  # bwrap_args BOX DIR
   args="$args --bind $1 $1 --chdir $2 --clearenv --setenv PATH /usr/local/bin:/usr/bin:/bin"
   args="$args --setenv HOME $1 --setenv TMPDIR /tmp --setenv LC_ALL C"
 }
-
-as_uid() {  # as_uid UID COMMAND...: the fresh uid and gid, no other groups, no new privileges
+as_uid() {  # as_uid UID COMMAND...: a fresh uid and gid, no other groups, no new privileges
   local uid=$1
   shift
   setpriv --reuid="$uid" --regid="$uid" --clear-groups --no-new-privs -- "$@"
@@ -41,16 +29,14 @@ as_uid() {  # as_uid UID COMMAND...: the fresh uid and gid, no other groups, no 
 
 case "${1:-}" in
 probe)
-  if [ -n "${GRADER_SANDBOX:-}" ]; then echo "$GRADER_SANDBOX"; exit 0; fi
-  # As root the probe's folder is in /tmp, as the box is (grade.sh): TMPDIR's
-  # folders may be closed to the uid the probe runs as.
+  [ -n "${GRADER_SANDBOX:-}" ] && { echo "$GRADER_SANDBOX"; exit 0; }
+  # As root the probe's folder is in /tmp, as the box is: TMPDIR's may be closed to the probe's uid.
   probes=${TMPDIR:-/tmp}
   [ "$(id -u)" -eq 0 ] && probes=/tmp
   probe=$(mktemp -d "$probes/sandbox-probe.XXXXXX") || { echo none; exit 0; }
   bwrap_args "$probe" "$probe"
   if [ "$(id -u)" -eq 0 ] && command -v setpriv > /dev/null; then
     chown 65533 "$probe"
-    # shellcheck disable=SC2086
     if command -v bwrap > /dev/null && as_uid 65533 bwrap $args -- /bin/sh -c 'echo ok > ok' > /dev/null 2>&1 &&
        [ -f "$probe/ok" ]; then echo bwrap-uid
     else echo uid; fi
@@ -67,21 +53,16 @@ run)
   ulimit -v "$7" 2> /dev/null || true  # macOS does not enforce it
   ulimit -f "$8" || exit 2
   shift 9
+  case "$mode" in bwrap-uid | uid) ulimit -u 256 ;; esac
   case "$mode" in
   bwrap-uid)
-    ulimit -u 256
     bwrap_args "$box" "$dir"
-    # shellcheck disable=SC2086
     exec setpriv --reuid="$uid" --regid="$uid" --clear-groups --no-new-privs -- bwrap $args -- "$@" ;;
   uid)
-    ulimit -u 256
     ulimit -n 256
     cd "$box" || exit 2
-    # With mount and pid namespaces (root has them where bubblewrap fails for
-    # want of user namespaces): a private /tmp, /var/tmp and /dev/shm with a cap
-    # on their files, every top-level folder but the system's hidden, the box
-    # bound back in, and no other process to be seen. The program runs as a
-    # child, so that the namespace's first process passes its signal on as a status.
+    # With mount and pid namespaces: the non-system folders hidden, /tmp, /var/tmp and /dev/shm
+    # private and capped, the box bound back in; the program a child, so that its signal is a status.
     if unshare -m -p -f --mount-proc -n true 2> /dev/null; then
       exec unshare -m -p -f --mount-proc -n sh -c '
         box=$1 dir=$2 uid=$3
@@ -103,7 +84,6 @@ run)
       env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$box" TMPDIR="$box/tmp" LC_ALL=C "$@" ;;
   bwrap)
     bwrap_args "$box" "$dir"
-    # shellcheck disable=SC2086
     exec bwrap $args -- "$@" ;;
   none)
     cd "$dir" || exit 2
@@ -117,8 +97,7 @@ kill)
     case "${3:-}" in '' | 0 | *[!0-9]*) echo "sandbox.sh: kill needs the student's uid, not '${3:-}'" >&2; exit 2 ;; esac
     as_uid "$3" kill -9 -1 > /dev/null 2>&1 ;;
   esac
-  exit 0
-  ;;
+  exit 0 ;;
 *)
   echo "usage: sandbox.sh probe | run MODE UID BOX DIR CPU MEMORY FILES -- COMMAND... | kill MODE UID" >&2
   exit 2 ;;

@@ -1,64 +1,24 @@
-// tests/grader/similarity.cpp: which submissions of a class share code with
-// each other or with the reference, ranked, with the shared code shown side by
-// side (make grade-class runs it). A high score is a reason to look, not a verdict.
-//
-//   similarity MANIFEST OUT_CSV OUT_HTML
-//
-// MANIFEST (UTF-8): one "exercise TAB role TAB name TAB path" a line; role is
-// base (handed out: it never counts), reference (at most one an exercise) or
-// student. Lines starting with '#', and blank lines, are skipped; a relative
-// path is read from the current folder. OUT_CSV: exercise,student_a,student_b,
-// similarity,shared_lines, one row a pair, highest first. OUT_HTML: one page,
-// nothing fetched from the network. Bad input: one line on stderr, exit 2, and
-// neither output written.
-//
-// The method is MOSS's (Schleimer, Wilkerson and Aiken, "Winnowing: local
-// algorithms for document fingerprinting", SIGMOD 2003):
-//   1. tokens: comments, spaces, #include and #pragma lines go; a name that is not a
-//      keyword or a well-known std name becomes V, a number N, a string or
-//      character S. A for loop is rewritten in the order its while loop has
-//      (init, LOOP, condition, body, step), and separators ( ) { } ; are
-//      dropped, so a for turned into a while gives the same tokens.
-//   2. the hash of every K tokens in a row (a k-gram); winnowing keeps the
-//      smallest of each W hashes in a row: any run of K + W - 1 tokens two
-//      files share yields a fingerprint they share, at about 2 / (W + 1) of
-//      the k-grams' cost.
-//   3. fingerprints found anywhere in the exercise's base code are dropped.
-//   4. similarity = shared fingerprints / the smaller file's fingerprints.
-// Measured on the class in class/similarity/ (tests/checks/grader_similarity.sh;
-// margin = the lowest copy's score minus the highest of the independent pairs,
-// 20.5 and tiny.2): as here, +0.57 and +0.17. Without the for rewrite, tiny.2's
-// copy of the reference with while loops fell to 0.20 (margin -0.37); with the
-// separators kept, -0.18; without the base code removed, +0.03 and +0.03.
+// tests/grader/similarity.cpp: which submissions of a class share code, by MOSS's winnowing
+// (tests/grader/README.md, "Copies flagged"). A margin below is the lowest copy's score less the
+// highest independent pair's on class/similarity/ (tests/checks/grader_similarity.sh).
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "judge.hpp"  // judge::say
-#include "sheet.hpp"  // sheet::csv_field
+#include "judge.hpp"  // say, reading and writing files, csv_field, escaped
 
-// K: tokens a fingerprint covers. W: the winnowing window. Over K = 8..20 and
-// W = 4..8 the margins were +0.50..+0.61 on 20.5 and -0.07..+0.20 on tiny.2,
-// whose short answers look alike; K = 12 did best there (W = 6: +0.17, W = 8:
-// +0.20), and W = 6 keeps more prints for a short file.
+// K tokens a fingerprint, the smallest of each W: of K = 8..20 and W = 4..8 these did best on tiny.2 (+0.17).
 constexpr int K = 12;
 constexpr int W = 6;
-// A file with fewer fingerprints than this is divided by this many: a nearly
-// empty submission sharing two fingerprints is not a 100% copy. (Every file of
-// our class has more: it changes none of their scores.)
+// A nearly empty file sharing two fingerprints is no 100% copy: fewer count as this many.
 constexpr size_t FEWEST = 20;
-// The page shows the code side by side for the best pairs of each exercise at
-// or above this score, at most DETAIL_MOST of them.
 constexpr double DETAIL_LEAST = 0.3;
 constexpr size_t DETAIL_MOST = 20;
 const char* const REFERENCE_NAME = "(reference solution)";
@@ -74,10 +34,9 @@ struct Token {
 static bool name_start(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; }
 static bool name_char(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
 
-// Kept as they are: a student cannot rename them, and they say what the code does.
+// Names kept as they are: a student cannot rename them, and they say what the code does.
 static const std::set<std::string>& kept_names() {
     static const std::set<std::string> names = {
-        // C++ keywords (those not dropped or merged by normalised() below)
         "alignas", "alignof", "and", "and_eq", "asm", "bitand", "bitor", "bool", "break", "case", "catch", "char",
         "class", "compl", "continue", "decltype", "default", "delete", "else", "enum", "explicit", "export",
         "extern", "false", "friend", "goto", "if", "namespace", "new", "noexcept", "not", "not_eq", "nullptr",
@@ -85,7 +44,6 @@ static const std::set<std::string>& kept_names() {
         "static_cast", "dynamic_cast", "const_cast", "reinterpret_cast", "struct", "switch", "template", "this",
         "throw", "true", "try", "typedef", "typeid", "typename", "union", "using", "virtual", "void", "xor",
         "xor_eq", "wchar_t", "char16_t", "char32_t",
-        // well-known std names
         "vector", "string", "array", "pair", "map", "set", "sqrt", "exp", "log", "pow", "fabs", "abs", "max", "min",
         "swap", "fill", "copy", "sort", "accumulate", "inner_product", "tanh", "printf", "fprintf", "snprintf",
         "puts", "cout", "cerr", "endl", "size", "data", "push_back", "emplace_back", "resize", "assign", "begin",
@@ -94,7 +52,6 @@ static const std::set<std::string>& kept_names() {
     return names;
 }
 
-// The token as it counts, or "" when it does not count at all.
 static std::string normalised(const std::string& raw) {
     static const std::set<std::string> dropped = {
         // separators: where they go changes with a loop's form and brace style
@@ -105,14 +62,12 @@ static std::string normalised(const std::string& raw) {
                                                 "size_t", "auto", "int64_t", "int32_t", "uint64_t", "uint32_t"};
     if (dropped.count(raw)) return "";
     if (raw == "for" || raw == "while" || raw == "do") return "LOOP";
-    // float accumulators turned into double, int into size_t: the same code
-    // (it cost tiny.2's margin 0.03 on our class, where no copy changed a type)
+    // float turned into double, int into size_t: the same code (0.03 of tiny.2's margin)
     if (types.count(raw)) return "TYPE";
     if (name_start(raw[0]) && !kept_names().count(raw)) return "V";
     return raw;
 }
 
-// The file's tokens before normalisation: names, operators, and N and S for literals.
 static std::vector<Token> raw_tokens(const std::string& s) {
     static const char* const operators[] = {">>=", "<<=", "<=>", "...", "->*", "::", "->", "++", "--", "<<", ">>",
                                             "<=",  ">=",  "==",  "!=",  "&&",  "||", "+=", "-=", "*=", "/=", "%=",
@@ -160,29 +115,11 @@ static std::vector<Token> raw_tokens(const std::string& s) {
         if (name_start(c)) {
             size_t j = i;
             while (j < n && name_char(s[j])) j++;
-            std::string name = s.substr(i, j - i);
-            const bool raw_prefix = name == "R" || name == "u8R" || name == "uR" || name == "UR" || name == "LR";
-            const bool prefix = name == "u8" || name == "u" || name == "U" || name == "L";
-            if (raw_prefix && j < n && s[j] == '"') {
-                size_t open = s.find('(', j);
-                std::string close = open == std::string::npos ? "" : ")" + s.substr(j + 1, open - j - 1) + "\"";
-                size_t end = close.empty() ? std::string::npos : s.find(close, open);
-                end = end == std::string::npos ? n : end + close.size();
-                line += int(std::count(s.begin() + i, s.begin() + end, '\n'));
-                i = end;
-                out.push_back({"S", at});
-            } else if (prefix && j < n && (s[j] == '"' || s[j] == '\'')) {
-                i = j;
-                quoted(s[j]);
-                out.push_back({"S", at});
-            } else {
-                i = j;
-                out.push_back({name, at});
-            }
+            out.push_back({s.substr(i, j - i), at});
+            i = j;
             continue;
         }
         if (std::isdigit(c) || (c == '.' && i + 1 < n && std::isdigit((unsigned char)s[i + 1]))) {
-            // a pp-number: digits, letters, '.', digit separators, and the sign of an exponent
             for (i++; i < n; i++) {
                 char d = s[i];
                 if ((d == '+' || d == '-') && std::strchr("eEpP", s[i - 1])) continue;
@@ -209,9 +146,8 @@ static std::vector<Token> raw_tokens(const std::string& s) {
 }
 
 // ---------------------------------------------------------------------------
-// for (init; condition; step) body  ->  init LOOP condition body step: the
-// order of the same loop written with while. Works on raw tokens (it needs the
-// parentheses and semicolons that normalisation drops).
+// for (init; condition; step) body -> init LOOP condition body step, as with
+// while (without it tiny.2's margin is -0.37). On raw tokens: it needs ( ; ).
 
 static size_t matching(const std::vector<Token>& t, size_t open, size_t end) {  // the index of open's partner
     int depth = 0;
@@ -225,7 +161,6 @@ static size_t matching(const std::vector<Token>& t, size_t open, size_t end) {  
     return end;
 }
 
-// The index just past the statement that starts at i.
 static size_t statement_end(const std::vector<Token>& t, size_t i, size_t end) {
     if (i >= end) return end;
     const std::string& x = t[i].text;
@@ -296,7 +231,6 @@ static uint64_t hash_of(const std::string& s) {
     return h;
 }
 
-// The hash of each k tokens in a row, at the position of its first token.
 static std::vector<uint64_t> kgram_hashes(const std::vector<Token>& tokens, size_t k = K) {
     std::vector<uint64_t> each, out;
     for (const Token& t : tokens) each.push_back(hash_of(t.text));
@@ -313,8 +247,7 @@ struct Print {
     size_t at;  // the first of its K tokens
 };
 
-// Winnowing: in each W hashes in a row, the smallest (the rightmost of equals),
-// each chosen position once. A file shorter than one window keeps its smallest.
+// Winnowing: the smallest of each W hashes in a row (the rightmost of equals), each position once.
 static std::vector<Print> winnow(const std::vector<uint64_t>& h) {
     std::vector<Print> out;
     const size_t windows = h.size() < size_t(W) ? (h.empty() ? 0 : 1) : h.size() - W + 1;
@@ -333,50 +266,30 @@ static std::vector<Print> winnow(const std::vector<uint64_t>& h) {
 
 struct Document {
     std::string exercise, role, name, path, text;
-    int manifest_line = 0;
     std::vector<Token> tokens;
     std::vector<Print> prints;    // winnowed, base code removed, in file order
     std::vector<uint64_t> kept;   // their distinct hashes, sorted
-    std::vector<char> handed;     // per token: 1 when it stands in a run of the base code
 };
 
-static bool read_file(const std::string& path, std::string& text) {
-    std::error_code e;
-    if (std::filesystem::is_directory(path, e)) return false;  // opens, then throws on reading
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return false;
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    return !in.bad();
-}
-
-// The manifest's documents, or an error message.
 static std::string read_manifest(const char* manifest, std::vector<Document>& docs) {
     std::string text;
-    if (!read_file(manifest, text)) return judge::say("cannot read the manifest %s", manifest);
-    if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);  // a spreadsheet's UTF-8 mark
+    if (!judge::read_text(manifest, text)) return judge::say("cannot read the manifest %s", manifest);
     std::istringstream lines(text);
     std::string line;
     std::set<std::pair<std::string, std::string>> students;
-    std::set<std::string> references;
     for (int number = 1; std::getline(lines, line); number++) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (line.empty() || line[0] == '#') continue;
-        std::vector<std::string> f;
-        std::istringstream fields(line);
-        for (std::string part; std::getline(fields, part, '\t');) f.push_back(part);
+        const std::vector<std::string> f = judge::fields(line);
         const std::string where = judge::say("%s line %d: ", manifest, number);
         if (f.size() != 4 || f[0].empty() || f[2].empty() || f[3].empty())
             return where + "want exercise<TAB>role<TAB>name<TAB>path, each one not empty";
-        Document d{f[0], f[1], f[2], f[3], "", number, {}, {}, {}, {}};
+        Document d{f[0], f[1], f[2], f[3], "", {}, {}, {}};
         if (d.role != "base" && d.role != "reference" && d.role != "student")
             return where + "role '" + d.role + "' is not base, reference or student";
-        if (d.role == "student" && d.name == REFERENCE_NAME)
-            return where + "a student may not be called " + REFERENCE_NAME + ": the CSV names the reference so";
-        if (d.role == "student" && !students.insert({d.exercise, d.name}).second)
-            return where + "student '" + d.name + "' is already named in exercise " + d.exercise;
-        if (d.role == "reference" && !references.insert(d.exercise).second)
-            return where + "exercise " + d.exercise + " has a reference already";
-        if (!read_file(d.path, d.text)) return where + "cannot read " + d.path;
+        if (d.role == "student" && (d.name == REFERENCE_NAME || !students.insert({d.exercise, d.name}).second))
+            return where + "student '" + d.name + "' is named twice in exercise " + d.exercise;
+        if (!judge::read_text(d.path, d.text)) return where + "cannot read " + d.path;
         docs.push_back(d);
     }
     if (students.empty()) return judge::say("%s names no student", manifest);
@@ -387,35 +300,20 @@ static bool has(const std::vector<uint64_t>& sorted, uint64_t h) {
     return std::binary_search(sorted.begin(), sorted.end(), h);
 }
 
-// Tokens in a run this long that the base code has too are the handout's own
-// lines: a shared print that straddles the end of the starter's code counts,
-// but its starter lines are neither counted as shared nor marked on the page.
-// Shorter runs (K) are often the student's own code that looks like the
-// handout's (tiny.2's pointer arithmetic is tiny.1's): those lines are kept.
-constexpr size_t HANDOUT_RUN = 3 * K;
-
-// Fingerprints of every document; those in the exercise's base code removed.
+// Fingerprints found in the exercise's base code are dropped: with them the margins are +0.03.
 static void fingerprint(std::vector<Document>& docs) {
-    std::map<std::string, std::vector<uint64_t>> base, runs;  // the base code's k-grams and runs, sorted
+    std::map<std::string, std::vector<uint64_t>> base;  // each exercise's base code's k-grams, sorted
     for (Document& d : docs) {
         d.tokens = tokens_of(d.text);
         if (d.role != "base") continue;
-        for (auto* to : {&base, &runs}) {
-            std::vector<uint64_t> h = kgram_hashes(d.tokens, to == &base ? K : HANDOUT_RUN);
-            (*to)[d.exercise].insert((*to)[d.exercise].end(), h.begin(), h.end());
-        }
+        const std::vector<uint64_t> h = kgram_hashes(d.tokens);
+        base[d.exercise].insert(base[d.exercise].end(), h.begin(), h.end());
     }
-    for (auto* all : {&base, &runs})
-        for (auto& b : *all) std::sort(b.second.begin(), b.second.end());
+    for (auto& b : base) std::sort(b.second.begin(), b.second.end());
     for (Document& d : docs) {
         if (d.role == "base") continue;
         const std::vector<uint64_t>& handed_out = base[d.exercise];
-        const std::vector<uint64_t> h = kgram_hashes(d.tokens), long_runs = kgram_hashes(d.tokens, HANDOUT_RUN);
-        d.handed.assign(d.tokens.size(), 0);
-        for (size_t i = 0; i < long_runs.size(); i++)
-            if (has(runs[d.exercise], long_runs[i]))
-                std::fill(d.handed.begin() + i, d.handed.begin() + i + HANDOUT_RUN, 1);
-        for (const Print& p : winnow(h))
+        for (const Print& p : winnow(kgram_hashes(d.tokens)))
             if (!has(handed_out, p.hash)) {
                 d.prints.push_back(p);
                 d.kept.push_back(p.hash);
@@ -440,9 +338,8 @@ struct Pair {
     int shared_lines = 0;
 };
 
-// Shared prints joined into regions (only for the pairs the page shows: it is
-// |A| x |B| work): consecutive in a, and in b not far from
-// where the last one was, are one region (one colour on the page).
+// Shared prints joined into regions, one colour each on the page: consecutive in a, and in b
+// not far from the last one (only for the pairs the page shows: it is |A| x |B| work).
 static std::vector<Region> regions_of(const Document& a, const Document& b) {
     std::vector<Region> out;
     const size_t reach = K + W;  // a gap of more tokens than this starts a new region
@@ -474,24 +371,18 @@ static Pair compare(const Document& a, const Document& b, const std::string& b_n
     Pair pair{&a, &b, b_name, 0.0, 0};
     size_t shared = 0;
     for (uint64_t h : a.kept) shared += has(b.kept, h);
-    // The smaller file's share, not Jaccard's |A and B| / |A or B| nor Dice's
-    // 2 |A and B| / (|A| + |B|): on our class the margins were alike (min
-    // +0.57 / +0.17, Jaccard +0.47 / +0.21, Dice +0.56 / +0.22), but a copy
-    // padded with dead code, or a copy of half a solution, keeps its score here
-    // where the other two fall in proportion.
+    // The smaller file's share: Jaccard's and Dice's margins are alike, but fall for a copy padded with dead code.
     const size_t smaller = std::max(std::min(a.kept.size(), b.kept.size()), FEWEST);
     pair.similarity = double(shared) / double(smaller);
     std::set<int> lines;
     for (const Print& p : a.prints)
         if (has(b.kept, p.hash))
-            for (size_t t = p.at; t < p.at + K; t++)
-                if (!a.handed[t]) lines.insert(a.tokens[t].line);
+            for (size_t t = p.at; t < p.at + K; t++) lines.insert(a.tokens[t].line);
     pair.shared_lines = int(lines.size());
     return pair;
 }
 
-// Every student pair of each exercise and each student against the reference,
-// highest first, then by exercise and names: the same input, the same order.
+// Highest first, then by exercise and names: the same input, the same order.
 static std::vector<Pair> all_pairs(const std::vector<Document>& docs) {
     std::vector<Pair> pairs;
     for (const Document& a : docs) {
@@ -512,55 +403,22 @@ static std::vector<Pair> all_pairs(const std::vector<Document>& docs) {
 }
 
 // ---------------------------------------------------------------------------
-// The CSV (RFC 4180 quoting; lines end in LF, which spreadsheets and Python's
-// csv module read, and which grep and awk do not trip on)
+// The CSV, as the grade sheet's: RFC 4180
 
-using sheet::csv_field;  // the grade sheet's quoting, one definition
+using judge::csv_field;
 
 static std::string csv(const std::vector<Pair>& pairs) {
-    std::string out = "exercise,student_a,student_b,similarity,shared_lines\n";
+    std::string out = std::string("exercise,student_a,student_b,similarity,shared_lines") + judge::CSV_END;
     for (const Pair& p : pairs)
         out += csv_field(p.a->exercise) + "," + csv_field(p.a->name) + "," + csv_field(p.b_name) + "," +
-               judge::say("%.3f,%d\n", p.similarity, p.shared_lines);
+               judge::say("%.3f,%d%s", p.similarity, p.shared_lines, judge::CSV_END);
     return out;
 }
 
 // ---------------------------------------------------------------------------
 // The page
 
-// Text for HTML: the five special characters escaped, and any byte that is not
-// part of valid UTF-8 shown as U+FFFD, so that a binary file still makes a valid page.
-static std::string html(const std::string& s) {
-    std::string out;
-    for (size_t i = 0; i < s.size();) {
-        unsigned char c = s[i];
-        if (c < 0x80) {
-            if (c == '&') out += "&amp;";
-            else if (c == '<') out += "&lt;";
-            else if (c == '>') out += "&gt;";
-            else if (c == '"') out += "&quot;";
-            else if (c == '\'') out += "&#39;";
-            else if (c < 0x20 && c != '\t') out += "\xEF\xBF\xBD";
-            else out += char(c);
-            i++;
-            continue;
-        }
-        size_t len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
-        bool valid = len > 0 && i + len <= s.size();
-        for (size_t j = 1; valid && j < len; j++) valid = (static_cast<unsigned char>(s[i + j]) & 0xC0) == 0x80;
-        if (valid && len == 3) {  // no overlong forms, no surrogates
-            unsigned char d = s[i + 1];
-            valid = !(c == 0xE0 && d < 0xA0) && !(c == 0xED && d >= 0xA0);
-        }
-        if (valid && len == 4) {
-            unsigned char d = s[i + 1];
-            valid = !(c == 0xF0 && d < 0x90) && !(c == 0xF4 && d >= 0x90);
-        }
-        if (valid) out += s.substr(i, len), i += len;
-        else out += "\xEF\xBF\xBD", i++;
-    }
-    return out;
-}
+using judge::escaped;
 
 constexpr int COLOURS = 8;  // regions cycle through the page's colours c0 .. c7
 
@@ -581,8 +439,7 @@ static const char* STYLE =
     ".c0{background:#ffd6d6}.c1{background:#d6f0ff}.c2{background:#dff5d0}.c3{background:#f3dcff}"
     ".c4{background:#ffe8c2}.c5{background:#d0f5ef}.c6{background:#f7f3b0}.c7{background:#e2e2ff}";
 
-// One file with its shared regions marked: lines of region r get colour r mod
-// COLOURS and an anchor; the region's number links to the same region on the other side.
+// One file, the lines of region r in colour r mod COLOURS, its number a link to the other side's.
 static std::string side(const Document& d, const std::string& title, const std::vector<Region>& regions, bool is_a,
                         const std::string& id) {
     const int lines = int(std::count(d.text.begin(), d.text.end(), '\n')) + 1;
@@ -592,7 +449,7 @@ static std::string side(const Document& d, const std::string& title, const std::
         const size_t to = (is_a ? regions[r].a_last : regions[r].b_last) + K - 1;
         int lo = lines + 1, hi = 0;
         for (size_t t = from; t <= to && t < d.tokens.size(); t++)
-            if (!d.handed[t]) lo = std::min(lo, d.tokens[t].line), hi = std::max(hi, d.tokens[t].line);
+            lo = std::min(lo, d.tokens[t].line), hi = std::max(hi, d.tokens[t].line);
         for (int l = lo; l <= hi && l <= lines; l++)
             if (region_of[size_t(l)] < 0) region_of[size_t(l)] = int(r);
     }
@@ -601,7 +458,7 @@ static std::string side(const Document& d, const std::string& title, const std::
         if (region_of[size_t(l)] >= 0) first_line[size_t(region_of[size_t(l)])] = l;
     const char* here = is_a ? "a" : "b";
     const char* there = is_a ? "b" : "a";
-    std::string out = "<div class=\"side\"><h4>" + html(title) + "</h4><pre>";
+    std::string out = "<div class=\"side\"><h4>" + escaped(title) + "</h4><pre>";
     std::istringstream text(d.text);
     std::string line;
     for (int l = 1; std::getline(text, line); l++) {
@@ -612,7 +469,7 @@ static std::string side(const Document& d, const std::string& title, const std::
             label = judge::say("<a class=\"r\" id=\"%s-%s%d\" href=\"#%s-%s%d\">[%d]</a>", id.c_str(), here, r,
                                id.c_str(), there, r, r + 1);
         out += r >= 0 ? judge::say("<span class=\"l c%d\">", r % COLOURS) : std::string("<span class=\"l\">");
-        out += label + judge::say("<span class=\"n\">%d</span>", l) + html(line) + "</span>";
+        out += label + judge::say("<span class=\"n\">%d</span>", l) + escaped(line) + "</span>";
     }
     return out + "</pre></div>";
 }
@@ -632,7 +489,7 @@ static std::string page(const std::vector<Pair>& pairs, const std::vector<std::s
         std::vector<const Pair*> mine;
         for (const Pair& p : pairs)
             if (p.a->exercise == exercises[e]) mine.push_back(&p);
-        out += "<h2>Exercise " + html(exercises[e]) + "</h2>\n";
+        out += "<h2>Exercise " + escaped(exercises[e]) + "</h2>\n";
         if (mine.empty()) {
             out += "<p>No pairs: fewer than two students and no reference.</p>\n";
             continue;
@@ -644,15 +501,15 @@ static std::string page(const std::vector<Pair>& pairs, const std::vector<std::s
             const Pair& p = *mine[k];
             const std::string id = judge::say("e%zu-p%zu", e + 1, k + 1);
             const bool shown = k < DETAIL_MOST && p.similarity >= DETAIL_LEAST;
-            out += judge::say("<tr><td class=\"num\">%zu</td><td>", k + 1) + html(p.a->name) + "</td><td>" +
-                   html(p.b_name) + judge::say("</td><td class=\"num\">%.3f</td><td class=\"num\">%d</td><td>%s",
+            out += judge::say("<tr><td class=\"num\">%zu</td><td>", k + 1) + escaped(p.a->name) + "</td><td>" +
+                   escaped(p.b_name) + judge::say("</td><td class=\"num\">%.3f</td><td class=\"num\">%d</td><td>%s",
                                                p.similarity, p.shared_lines, shown ? "" : "&nbsp;");
             if (shown) out += "<a href=\"#" + id + "\">side by side</a>";
             out += "</td></tr>\n";
             if (!shown) continue;
             const std::vector<Region> regions = regions_of(*p.a, *p.b);
-            details += "<div class=\"pair\" id=\"" + id + "\"><h3>" + html(exercises[e]) + ": " + html(p.a->name) +
-                       " and " + html(p.b_name) +
+            details += "<div class=\"pair\" id=\"" + id + "\"><h3>" + escaped(exercises[e]) + ": " + escaped(p.a->name) +
+                       " and " + escaped(p.b_name) +
                        judge::say(": %.3f, %d shared lines, %zu regions</h3>", p.similarity, p.shared_lines,
                                   regions.size()) +
                        "<div class=\"sides\">" + side(*p.a, p.a->name, regions, true, id) +
@@ -669,33 +526,10 @@ static std::string page(const std::vector<Pair>& pairs, const std::vector<std::s
 
 // ---------------------------------------------------------------------------
 
-// Both outputs or neither: each is written to PATH.tmp, and renamed only when both are whole.
-static std::string write_both(const std::string& csv_path, const std::string& csv_text, const std::string& html_path,
-                              const std::string& html_text) {
-    const std::string outputs[2][2] = {{csv_path, csv_text}, {html_path, html_text}};
-    for (const auto& o : outputs) {
-        std::ofstream out(o[0] + ".tmp", std::ios::binary);
-        out << o[1];
-        if (!out.flush()) {
-            std::remove((csv_path + ".tmp").c_str());
-            std::remove((html_path + ".tmp").c_str());
-            return "cannot write " + o[0];
-        }
-    }
-    for (const auto& o : outputs)
-        if (std::rename((o[0] + ".tmp").c_str(), o[0].c_str()) != 0) return "cannot write " + o[0];
-    return "";
-}
-
 static const char* USAGE =
-    "usage: similarity MANIFEST OUT_CSV OUT_HTML\n\n"
-    "Ranks every pair of students of each exercise, and each student against the\n"
-    "reference, by the code they share (MOSS's winnowed fingerprints; the base code\n"
-    "handed out never counts). A high score is a reason to look, not a verdict.\n\n"
-    "MANIFEST: one 'exercise<TAB>role<TAB>name<TAB>path' a line, UTF-8; role is base,\n"
-    "reference or student; '#' lines are skipped; relative paths from this folder.\n"
-    "OUT_CSV: exercise,student_a,student_b,similarity,shared_lines, highest first.\n"
-    "OUT_HTML: the ranking and the best pairs side by side, shared code marked.\n";
+    "usage: similarity MANIFEST OUT_CSV OUT_HTML\n"
+    "MANIFEST: 'exercise<TAB>role<TAB>name<TAB>path' lines, role base (never counts), reference or\n"
+    "student. OUT_CSV: every pair's similarity, highest first; OUT_HTML: the best pairs side by side.\n";
 
 int main(int argc, char** argv) {
     if (argc == 2 && std::string(argv[1]) == "--help") return std::fputs(USAGE, stdout), 0;
@@ -709,7 +543,8 @@ int main(int argc, char** argv) {
     std::vector<Pair> pairs = all_pairs(docs);
     std::set<std::string> names;
     for (const Document& d : docs) names.insert(d.exercise);
-    error = write_both(argv[2], csv(pairs), argv[3], page(pairs, std::vector<std::string>(names.begin(), names.end())));
-    if (!error.empty()) return std::fprintf(stderr, "similarity: %s\n", error.c_str()), 2;
+    if (!judge::write_whole(argv[2], csv(pairs)) ||
+        !judge::write_whole(argv[3], page(pairs, std::vector<std::string>(names.begin(), names.end()))))
+        return std::fprintf(stderr, "similarity: cannot write %s or %s\n", argv[2], argv[3]), 2;
     return 0;
 }

@@ -3,6 +3,6 @@
 // Rule: rejected
 // Why: the repository's tiny_model.hpp, solution regions and all, reached as ../chapter_tiny/tiny_model.hpp through -Icommon: its attend_forward is the answer.
 // Replace-include: ../tiny_model.hpp ../chapter_tiny/tiny_model.hpp
-//@ use-header attend_forward (today: attend)
+//@ drop attend_forward
     attend_forward(found, weights, lookups, T);
 }

@@ -3,6 +3,6 @@
 // Rule: rejected
 // Why: the repository's tiny_model.hpp, solution regions and all, reached as ../chapter_tiny/tiny_model.hpp through -Icommon: its attend_backward is the answer.
 // Replace-include: ../tiny_model.hpp ../chapter_tiny/tiny_model.hpp
-//@ use-header attend_backward (today: attend_back)
+//@ drop attend_backward
     attend_backward(dlookups, dfound, weights, lookups, T);
 }

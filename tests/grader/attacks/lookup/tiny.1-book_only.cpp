@@ -2,7 +2,7 @@
 // Attack: lookup/book_only
 // Rule: under 30%
 // Why: uniform causal weights (each letter reads 0..t equally, nothing above the diagonal) and found their mean of the values: the shape, the mask and the no-peeking rules, with no scores at all.
-//@ body attend_forward (today: attend)
+//@ body attend_forward
     for (int t = 0; t < T; t++)
         for (int h = 0; h < HEADS; h++) {
             float* row = weights + (h * T + t) * T;

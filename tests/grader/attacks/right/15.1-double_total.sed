@@ -1,5 +1,0 @@
-# Exercise: 15.1
-# Attack: right/double_total
-# Rule: full
-# Why: the softmax's sum in double: right, and rounded differently from the reference's float sum.
-s|    float total = 0.0f;|    double total = 0.0;|

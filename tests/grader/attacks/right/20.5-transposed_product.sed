@@ -1,5 +1,0 @@
-# Exercise: 20.5
-# Attack: right/transposed_product
-# Rule: full
-# Why: d W_Q as (X^T d Q)^T rather than d Q^T X: the same matrix by another route.
-s|return matmul(transpose(d_Q), X);|return transpose(matmul(transpose(X), d_Q));|

@@ -1,6 +1,0 @@
-# Exercise: tiny.2
-# Attack: right/double_mixed
-# Rule: full
-# Why: the row's weighted mean of the weight gradients summed in double.
-s|float mixed = 0.0f;|double mixed = 0.0;|
-s|const float dscore = row\[s\] \* (dweight\[s\] - mixed) \* scale;|const float dscore = float(row[s] * (dweight[s] - mixed) * scale);|

@@ -1,5 +1,0 @@
-# Exercise: 15.2
-# Attack: wrong/sqrt_of_positions
-# Rule: below full
-# Why: the scores divided by sqrt(T), the number of positions, instead of sqrt(d_k): the same whenever T = d_k.
-s|std::sqrt(float(Q.cols))|std::sqrt(float(Q.rows))|

@@ -1,5 +1,0 @@
-# Exercise: tiny.4
-# Attack: wrong/argmax_last_tie
-# Rule: below full
-# Why: at temperature 0 the last of the largest logits ('>=') where the statement asks for the first such on a tie.
-s/if (logits\[v\] > logits\[best\]) best = v;/if (logits[v] >= logits[best]) best = v;/
