@@ -58,7 +58,7 @@ if quiet_make golden BUILD=b EXERCISES=none CI= WERROR= > golden.log 2>&1 &&
    [ "$(cat tests/golden/chapter99/99_1_Hello.txt 2> /dev/null)" = "hello from a new lesson" ]; then
   ok "make golden writes a new program's first golden, and its warning does not stop the build"
 else failed "make golden did not write tests/golden/chapter99/99_1_Hello.txt: $(tail -n 3 golden.log | tr '\n' ' ')"; fi
-if quiet_make BUILD=strict WERROR=-Werror strict/chapter99/99_1_Hello > strict.log 2>&1; then
+if quiet_make BUILD=strict WERROR=-Werror EXE= strict/chapter99/99_1_Hello > strict.log 2>&1; then  # EXE=: one name under make cross too
   failed "WERROR=-Werror built a program with an unused variable"
 elif grep -q 'unused' strict.log; then ok "WERROR=-Werror (CI, make matrix) makes the warning an error"
 else failed "WERROR=-Werror failed for another reason: $(tail -n 3 strict.log | tr '\n' ' ')"; fi

@@ -17,6 +17,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 status=0
 bad() { echo "FAILED: $*"; status=1; }
+lf() { tr -d '\r' < "$1" > "$1.lf" && mv "$1.lf" "$1"; }  # Wine's programs end lines in CRLF
 runs=0
 
 # The model's sizes; V from the checkpoint's header ("TINY", version, V, ...: little-endian).
@@ -49,6 +50,8 @@ compare() {
   runs=$((runs + 1))
   $RUN "$generate" "$@" > "$work/plain" 2> "$work/err" || { bad "$name: tiny_generate $*: $(head -c 200 "$work/err")"; return; }
   $RUN "$lesson" "$@" > "$work/kept" 2> "$work/err" || { bad "$name: tiny_4_Kept_Keys $*: $(head -c 200 "$work/err")"; return; }
+  lf "$work/plain"
+  lf "$work/kept"
   local size; size=$(wc -c < "$work/plain")
   cmp -s "$work/plain" <(head -c "$size" "$work/kept") || { bad "$name: the letters differ from tiny_generate $*"; return; }
   tail -c +$((size + 1)) "$work/kept" > "$work/report"
@@ -82,6 +85,7 @@ compare none --length 0
 
 # Re-reading a full window is 64 tokens of the forward pass bench_tiny.sh counts.
 $RUN "$lesson" --length 80 > "$work/kept" 2> "$work/err"
+lf "$work/kept"
 full=$(sed -n 's/^  letters [0-9]* to [0-9]* *window full: made again *[0-9]* *\([0-9]*\)$/\1/p' "$work/kept")
 [ -n "$forward_flops" ] && [ "$full" = $((SEATS * forward_flops / 2)) ] ||
   bad "re-reading a full window: printed '$full', bench_tiny.sh's 64 x $forward_flops / 2 = $((SEATS * forward_flops / 2))"
