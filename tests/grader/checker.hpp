@@ -6,9 +6,7 @@
 #include <chrono>
 #include <csignal>
 #include <memory>
-#if defined(__GNUC__)
-#include <cxxabi.h>
-#endif
+#include <cxxabi.h>  // GCC's and Clang's demangler: the grader builds with either, on POSIX
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/types.h>
@@ -33,6 +31,7 @@ struct Limits {
     size_t output = 1000000;            // its stdout, per test
     size_t errors = 64u * 1000 * 1000;  // its stderr, per test
     std::vector<std::string> command;   // the sandbox's command, ending in the driver
+    std::string checker;                // this program, whose --lesson is the reference's
 };
 inline Limits limits;
 inline std::vector<std::string> driver(const char* mode) {  // the driver's command line, run as MODE
@@ -65,12 +64,11 @@ struct Process {
         pid = ::fork();
         if (pid == 0) {
             ::setpgid(0, 0);
-            // Out of the way of 0 to 4 first, then into place.
-            int up_out = ::fcntl(p_out[1], F_DUPFD, 10), up_err = ::fcntl(p_err[1], F_DUPFD, 10);
-            int up_req = serve ? ::fcntl(p_req[0], F_DUPFD, 10) : -1, up_ans = serve ? ::fcntl(p_ans[1], F_DUPFD, 10) : -1;
-            int null = ::open("/dev/null", O_RDONLY);
-            ::dup2(null, 0), ::dup2(up_out, 1), ::dup2(up_err, 2);
-            if (serve) ::dup2(up_req, 3), ::dup2(up_ans, 4);
+            int into[5] = {::open("/dev/null", O_RDONLY), p_out[1], p_err[1], serve ? p_req[0] : -1, serve ? p_ans[1] : -1};
+            for (int& fd : into)  // out of the way of 0 to 4 first, then into place
+                if (fd >= 0) fd = ::fcntl(fd, F_DUPFD, 10);
+            for (int k = 0; k < 5; k++)
+                if (into[k] >= 0) ::dup2(into[k], k);
             for (int fd = serve ? 5 : 3; fd < 1024; fd++) ::close(fd);
             std::vector<char*> argv;
             for (const std::string& word : command) argv.push_back(const_cast<char*>(word.c_str()));
@@ -219,12 +217,10 @@ struct Session {
     // wire_type's typeid name as a declaration: "long long attention_weights(int, long long, long long)".
     static std::string readable(const std::string& type, const char* name) {
         std::string s = type;
-#if defined(__GNUC__)
         int status = 0;
         char* text = abi::__cxa_demangle(type.c_str(), nullptr, nullptr, &status);
         if (status == 0 && text) s = text;
         std::free(text);
-#endif
         size_t at = s.find(" (*)");
         if (at != std::string::npos) s.replace(at, 4, std::string(" ") + name);
         return s;
@@ -235,10 +231,7 @@ struct Session {
                           readable(expected_type, name).c_str());
     }
 };
-inline Session*& student() {
-    static Session* s = nullptr;
-    return s;
-}
+inline Session* student = nullptr;  // while the student's functions are being called
 
 // A function the student writes, as the tests call it: the reference's own while the
 // reference's numbers are made, else a call in the student's process.
@@ -252,7 +245,7 @@ struct Proxy<R (*)(P...), f> {
         if constexpr (written_back<Q>) get(r, x);
     }
     R operator()(P... args) const {
-        Session* s = student();
+        Session* s = student;
         if (!s) return f(std::forward<P>(args)...);
         Writer w;
         const std::string type = wire_type<R, P...>();
@@ -303,19 +296,16 @@ public:
 
     // ---- Compare tests: numbers set against the reference's.
     void numbers(const std::string& label, const Matrix& A) {
-        block(label, A.rows, A.cols, std::vector<double>(A.data.begin(), A.data.end()));
+        blocks.push_back({label, A.rows, A.cols, std::vector<double>(A.data.begin(), A.data.end())});
     }
     template <class T>
     void numbers(const std::string& label, const std::vector<T>& v) {  // float or int
-        block(label, 1, int(v.size()), std::vector<double>(v.begin(), v.end()));
+        blocks.push_back({label, 1, int(v.size()), std::vector<double>(v.begin(), v.end())});
     }
-    void number(const std::string& label, double x) { block(label, 1, 1, {x}); }
+    void number(const std::string& label, double x) { blocks.push_back({label, 1, 1, {x}}); }
 
     // ---- Property tests (and checks in compare tests): the first failed expectation ends the test.
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    void expect(bool ok, const char* format, ...) {
+    [[gnu::format(printf, 3, 4)]] void expect(bool ok, const char* format, ...) {
         if (ok) return;
         char text[1000];
         va_list args;
@@ -327,11 +317,6 @@ public:
     void expect_shape(const Matrix& A, int rows, int cols, const char* what) {
         expect(A.rows == rows && A.cols == cols && A.data.size() == size_t(rows) * size_t(cols),
                "%s is %d x %d (%zu numbers); want %d x %d", what, A.rows, A.cols, A.data.size(), rows, cols);
-    }
-
-private:
-    void block(const std::string& label, int rows, int cols, std::vector<double> values) {
-        blocks.push_back({label, rows, cols, std::move(values)});
     }
 };
 
@@ -375,12 +360,6 @@ inline Case printed_output(int points, const char* hint) {
     return {"printed_output", points, Kind::OUTPUT, 0.0, nullptr, hint};
 }
 
-inline uint64_t test_seed(uint64_t seed, const char* name) {
-    uint64_t h = 1469598103934665603ull;  // FNV-1a over the name
-    for (const char* c = name; *c; c++) h = (h ^ uint64_t(uint8_t(*c))) * 1099511628211ull;
-    return seed ^ h;
-}
-
 struct Row {
     int score = 0;
     bool hidden = false;  // it drew inputs from the seed: the student sees pass or fail, not the message
@@ -388,38 +367,14 @@ struct Row {
     bool grader_bug = false;
 };
 
-// The reference's lesson, caught in a file (this is the test's own process).
-inline std::string reference_lesson(Lesson lesson) {
-    FILE* out = std::tmpfile();
-    const int saved = ::dup(1);
-    std::fflush(stdout);
-    if (!out || saved < 0 || ::dup2(::fileno(out), 1) < 0) throw Failed{"the grader could not catch the lesson's output"};
-    char name[] = "lesson";
-    char* argv[] = {name, nullptr};
-    int status = 3;
-    try {
-        status = lesson(1, argv);
-    } catch (...) {
-    }
-    std::fflush(stdout);
-    ::dup2(saved, 1), ::close(saved);
-    std::string text(size_t(std::ftell(out)), '\0');
-    std::rewind(out);
-    if (std::fread(&text[0], 1, text.size(), out) != text.size() || status != 0)
-        throw Failed{"the reference's lesson failed"};
-    std::fclose(out);
-    return text;
-}
-
-inline Row run_case(const Case& c, uint64_t seed, Lesson lesson) {
+inline Row run_case(const Case& c, uint64_t seed) {
     Row row;
-    const uint64_t s = test_seed(seed, c.name);
+    const uint64_t s = seed ^ judge::fnv1a(c.name);  // each test its own inputs
     try {
         if (c.kind == Kind::OUTPUT) {
-            std::string want;
-            try {
-                want = reference_lesson(lesson);
-            } catch (const Failed&) {
+            Process reference({limits.checker, "--lesson"}, false, true);  // the checker's own main is the reference's
+            if (reference.pump("", nullptr, [] { return false; }) != "ended" || !WIFEXITED(reference.status) ||
+                WEXITSTATUS(reference.status) != 0) {
                 row.grader_bug = true, row.message = "the reference's lesson does not exit 0";
                 return row;
             }
@@ -432,13 +387,13 @@ inline Row run_case(const Case& c, uint64_t seed, Lesson lesson) {
                     how += "; the reference exits with 0";
                 throw Failed{"the program " + how};
             }
-            std::string differs = judge::words(want, p.out_text);
+            std::string differs = judge::words(reference.out_text, p.out_text);
             if (!differs.empty()) throw Failed{differs};
         } else {
             std::vector<judge::Block> want;
             if (c.kind == Kind::COMPARE) {
                 Test reference(s);
-                student() = nullptr;
+                student = nullptr;
                 try {
                     c.body(reference);
                 } catch (const Failed& f) {
@@ -450,10 +405,10 @@ inline Row run_case(const Case& c, uint64_t seed, Lesson lesson) {
                 row.hidden = reference.rng.state != s;
             }
             Session session;
-            student() = &session;
+            student = &session;
             Test t(s);
             c.body(t);
-            student() = nullptr;
+            student = nullptr;
             if (c.kind == Kind::PROPERTY) row.hidden = t.rng.state != s;
             if (c.kind == Kind::COMPARE) {
                 std::string differs = judge::compare(c.tolerance, want, t.blocks);
@@ -467,7 +422,7 @@ inline Row run_case(const Case& c, uint64_t seed, Lesson lesson) {
     } catch (const std::exception& e) {
         row.message = std::string("the grader could not use your answers (") + e.what() + ")";
     }
-    student() = nullptr;
+    student = nullptr;
     return row;
 }
 
@@ -480,7 +435,7 @@ inline void write_row(FILE* rows, const Case& c, const Row& r) {
 
 // Runs one test in a child process, so that answers the checker cannot use
 // (a crash, an endless loop) lose that test and no other.
-inline Row run_isolated(const Case& c, uint64_t seed, Lesson lesson) {
+inline Row run_isolated(const Case& c, uint64_t seed) {
     int p[2];
     if (::pipe(p) != 0) return {0, false, "the grader could not make a pipe", true};
     std::fflush(stdout);
@@ -488,11 +443,11 @@ inline Row run_isolated(const Case& c, uint64_t seed, Lesson lesson) {
     if (pid == 0) {
         ::close(p[0]);
         ::alarm(unsigned(3 * limits.seconds + 60));  // a backstop for answers that hang the test itself
-        const Row r = run_case(c, seed, lesson);
-        Writer w;
-        put(w, r.score), put(w, r.hidden), put(w, r.grader_bug), put(w, r.message);
+        const Row r = run_case(c, seed);
+        const std::string line =
+            judge::say("%d\t%d\t%d\t", r.score, r.hidden, r.grader_bug) + judge::shown(r.message, std::string::npos);
         FILE* result = ::fdopen(p[1], "wb");
-        if (result) std::fwrite(w.bytes.data(), 1, w.bytes.size(), result), std::fclose(result);
+        if (result) std::fwrite(line.data(), 1, line.size(), result), std::fclose(result);
         std::fflush(stdout);
         _exit(0);
     }
@@ -503,19 +458,16 @@ inline Row run_isolated(const Case& c, uint64_t seed, Lesson lesson) {
     for (size_t k; result && (k = std::fread(buffer, 1, sizeof buffer, result)) > 0;) text.append(buffer, k);
     if (result) std::fclose(result);
     ::waitpid(pid, nullptr, 0);
-    Row r;
-    try {
-        Reader in(text);
-        get(in, r.score), get(in, r.hidden), get(in, r.grader_bug), get(in, r.message);
-    } catch (const Garbage&) {
-        return {0, false, "the grader could not use your answers (its test process stopped)", false};
-    }
+    const std::vector<std::string> f = judge::fields(text);  // score, hidden, grader bug, message
+    if (f.size() != 4) return {0, false, "the grader could not use your answers (its test process stopped)", false};
+    Row r{std::atoi(f[0].c_str()), f[1] == "1", f[3], f[2] == "1"};
     if (r.score < 0 || r.score > c.points) r.score = 0;
     return r;
 }
 
 inline int run(int argc, char** argv, Lesson lesson, const std::vector<Case>& cases) {
     std::signal(SIGPIPE, SIG_IGN);
+    limits.checker = argv[0];
     const char* usage = "usage: checker --lesson [ARGS] | --fail ROWS MESSAGE |\n"
                         "       --grade SECONDS OUTPUT_LIMIT ERROR_LIMIT [--after CMD] -- SANDBOX... DRIVER\n"
                         "       (with GRADER_SEED and GRADER_ROWS in the environment)\n";
@@ -535,20 +487,19 @@ inline int run(int argc, char** argv, Lesson lesson, const std::vector<Case>& ca
     const char* rows_path = std::getenv("GRADER_ROWS");
     if (command == "--grade" && argc >= 7 && seed_text && rows_path) {
         const uint64_t seed = std::strtoull(seed_text, nullptr, 10);
-        Limits& l = limits;
-        l.seconds = std::atof(argv[2]);
-        l.output = size_t(std::atoll(argv[3]));
-        l.errors = size_t(std::atoll(argv[4]));
+        limits.seconds = std::atof(argv[2]);
+        limits.output = size_t(std::atoll(argv[3]));
+        limits.errors = size_t(std::atoll(argv[4]));
         int k = 5;
         std::string after;
         if (std::strcmp(argv[k], "--after") == 0 && k + 1 < argc) after = argv[k + 1], k += 2;
         if (k >= argc || std::strcmp(argv[k], "--") != 0) return std::fputs(usage, stderr), 2;
-        for (k++; k < argc; k++) l.command.push_back(argv[k]);
-        if (l.command.empty()) return std::fputs(usage, stderr), 2;
+        for (k++; k < argc; k++) limits.command.push_back(argv[k]);
+        if (limits.command.empty()) return std::fputs(usage, stderr), 2;
         FILE* rows = std::fopen(rows_path, "w");
         if (!rows) return std::fprintf(stderr, "checker: cannot write %s\n", rows_path), 2;
         for (const Case& c : cases) {
-            Row r = run_isolated(c, seed, lesson);
+            Row r = run_isolated(c, seed);
             if (!after.empty() && std::system(after.c_str()) != 0) {}
             if (r.grader_bug) {
                 std::fprintf(stderr, "check-exercise: %s (seed %llu; a grader bug)\n", r.message.c_str(),

@@ -1,18 +1,7 @@
-// tests/grader/grader.hpp: what an exercise's tests file (tests/grader/<id>.cpp) includes; the
-// README's "The tests file" shows one. grade.sh builds the file twice: with -DGRADER_CHECKER as
-// the CHECKER (checker.hpp), from the reference and the full headers, which makes the inputs,
-// calls the student's functions in the driver's process and the reference's in its own, and
-// awards the points; and as the student's DRIVER, from the student's file and the handout's
-// headers in the sandbox, which runs the functions it is asked to and decides nothing:
-//
-//   driver --serve          requests on fd 3, answers on fd 4
-//   driver --lesson [ARGS]  the student's main, for the printed-output test
-//
-// A message is a 4-byte length, then its bytes: a request is the function's name, its type
-// (wire_type) and its arguments; an answer is a status byte (0 returned, 1 threw: its text, 2 of
-// another type: that type), the result and every argument passed by non-const reference.
-// Numbers travel as their bytes (floats exactly, NaN and all). The part of the tests file above
-// "#ifdef GRADER_CHECKER" is built into both.
+// tests/grader/grader.hpp: what an exercise's tests file (tests/grader/<id>.cpp) includes. grade.sh
+// builds that file twice (README, "How a grading runs"): with -DGRADER_CHECKER as the checker
+// (checker.hpp), and as the student's driver, which runs the functions the checker asks for and
+// decides nothing. The part of the tests file above "#ifdef GRADER_CHECKER" is built into both.
 #pragma once
 
 #include <cmath>

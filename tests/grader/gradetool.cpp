@@ -44,14 +44,10 @@ static int deps(const char* box, const std::string& text, const std::vector<std:
         fs::path p = fs::canonical(d, e);
         if (!e) dirs.push_back(p);
     }
-    bool target = true;
-    size_t files = 0;
-    for (std::string w : words) {
-        if (target) {  // "driver:" or "driver" ":"
-            if (!w.empty() && w.back() == ':') target = false;
-            else if (w == ":") target = false;
-            continue;
-        }
+    size_t k = 0, files = 0;
+    while (k < words.size() && words[k].back() != ':') k++;  // past the target: "driver:", or "driver" ":"
+    for (k++; k < words.size(); k++) {
+        const std::string& w = words[k];
         if (w == ":") continue;
         files++;
         fs::path p = fs::path(w).is_absolute() ? fs::path(w) : fs::path(box) / "src" / "file" / w;
@@ -199,32 +195,24 @@ static void summary(const std::vector<std::string>& ids, const std::vector<Line>
         std::vector<int> count(size_t(max) + 1, 0);
         for (int p : points) count[size_t(std::min(std::max(p, 0), max))]++;
         const int most = std::max(1, *std::max_element(count.begin(), count.end()));
-        char head[200], row[64];
-        std::snprintf(head, sizeof head, "Exercise %s: %zu handed in, %d missing; mean %.1f, median %.1f of %d points",
-                      id.c_str(), points.size(), missing, mean, median, max);
-        text += std::string(head) + "\n";
-        svg += "<g transform=\"translate(" + std::to_string(x0) + ",30)\">\n<text x=\"0\" y=\"-10\" font-size=\"13\">" +
-               escaped(head) + "</text>\n";
+        const std::string head = say("Exercise %s: %zu handed in, %d missing; mean %.1f, median %.1f of %d points",
+                                     id.c_str(), points.size(), missing, mean, median, max);
+        text += head + "\n";
+        svg += say("<g transform=\"translate(%d,30)\">\n<text x=\"0\" y=\"-10\" font-size=\"13\">", x0) + escaped(head) + "</text>\n";
         for (int p = max; p >= 0; p--) {
             const int c = count[size_t(p)], h = c * height / most, x = p * (bar + 2) + bar / 2;
-            std::snprintf(row, sizeof row, "  %3d | %-3d ", p, c);
-            text += row + std::string(size_t(c * 40 / most), '#') + "\n";
-            svg += "<rect x=\"" + std::to_string(x - bar / 2) + "\" y=\"" + std::to_string(height - h) + "\" width=\"" +
-                   std::to_string(bar) + "\" height=\"" + std::to_string(h) + "\" fill=\"#4a7ab5\"/>\n";
-            if (c > 0)
-                svg += "<text x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(height - h - 3) +
-                       "\" font-size=\"10\" text-anchor=\"middle\">" + std::to_string(c) + "</text>\n";
-            svg += "<text x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(height + 14) +
-                   "\" font-size=\"10\" text-anchor=\"middle\">" + std::to_string(p) + "</text>\n";
+            text += say("  %3d | %-3d ", p, c) + std::string(size_t(c * 40 / most), '#') + "\n";
+            svg += say("<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#4a7ab5\"/>\n", x - bar / 2, height - h, bar, h);
+            if (c > 0) svg += say("<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">%d</text>\n", x, height - h - 3, c);
+            svg += say("<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">%d</text>\n", x, height + 14, p);
         }
         text += "\n";
-        svg += "<text x=\"0\" y=\"" + std::to_string(height + 32) +
-               "\" font-size=\"11\">points (each bar: how many students earned that total)</text>\n</g>\n";
+        svg += say("<text x=\"0\" y=\"%d\" font-size=\"11\">points (each bar: how many students earned that total)</text>\n</g>\n",
+                   height + 32);
         x0 += std::max((max + 1) * (bar + 2), 420) + gap;
     }
-    svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(x0) + "\" height=\"" +
-          std::to_string(height + 80) + "\" font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" " +
-          "fill=\"white\"/>\n" + svg + "</svg>\n";
+    svg = say("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\">\n"
+              "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", x0, height + 80) + svg + "</svg>\n";
 }
 
 static int sheet(const char* list_path, const char* points_path, const std::string& out) {
@@ -265,10 +253,8 @@ static int sheet(const char* list_path, const char* points_path, const std::stri
                std::to_string(max_of[l.id]) + "," + l.status + "," + l.seed;
         const bool scored = l.status != "missing" && l.status != "empty" && l.status != "two-files" && l.status != "error";
         for (const std::string& c : columns) {
-            bool mine = false;
-            for (const auto& t : tests[l.id]) mine = mine || t.first == c;
-            csv += ",";
-            if (mine && scored) csv += std::to_string(l.scores.count(c) ? l.scores.at(c) : 0);
+            const bool mine = std::any_of(tests[l.id].begin(), tests[l.id].end(), [&](const auto& t) { return t.first == c; });
+            csv += "," + (mine && scored ? std::to_string(l.scores.count(c) ? l.scores.at(c) : 0) : std::string());
         }
         csv += CSV_END;
     }

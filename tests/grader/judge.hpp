@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdarg>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -14,16 +15,20 @@
 
 namespace judge {
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 1, 2)))
-#endif
-inline std::string say(const char* format, ...) {
+[[gnu::format(printf, 1, 2)]] inline std::string say(const char* format, ...) {
     char text[1200];
     va_list args;
     va_start(args, format);
     std::vsnprintf(text, sizeof text, format, args);
     va_end(args);
     return text;
+}
+
+// FNV-1a, 64 bits: the same hash on every machine, so the same seeds and output bytes.
+inline uint64_t fnv1a(const std::string& s) {
+    uint64_t h = 1469598103934665603ull;
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+    return h;
 }
 
 inline bool read_text(const std::string& path, std::string& text) {
@@ -48,10 +53,8 @@ inline std::vector<std::string> fields(const std::string& line, char separator =
 
 inline std::vector<std::vector<std::string>> table_of(const std::string& path) {
     std::vector<std::vector<std::string>> rows;
-    std::string text, line;
-    read_text(path, text);
-    std::istringstream in(text);
-    while (std::getline(in, line)) {
+    std::ifstream in(path, std::ios::binary);
+    for (std::string line; std::getline(in, line);) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (!line.empty()) rows.push_back(fields(line));
     }

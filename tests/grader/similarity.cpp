@@ -165,15 +165,9 @@ static size_t statement_end(const std::vector<Token>& t, size_t i, size_t end) {
     if (i >= end) return end;
     const std::string& x = t[i].text;
     if (x == "{") return std::min(matching(t, i, end) + 1, end);
-    if ((x == "for" || x == "while" || x == "switch") && i + 1 < end && t[i + 1].text == "(")
-        return statement_end(t, matching(t, i + 1, end) + 1, end);
-    if (x == "if" && i + 1 < end && t[i + 1].text == "(") {
+    if ((x == "for" || x == "while" || x == "if") && i + 1 < end && t[i + 1].text == "(") {
         size_t after = statement_end(t, matching(t, i + 1, end) + 1, end);
-        return after < end && t[after].text == "else" ? statement_end(t, after + 1, end) : after;
-    }
-    if (x == "do") {
-        size_t after = statement_end(t, i + 1, end);  // the body, then "while (...) ;"
-        return statement_end(t, after, end);
+        return x == "if" && after < end && t[after].text == "else" ? statement_end(t, after + 1, end) : after;
     }
     for (size_t j = i; j < end; j++) {
         const std::string& y = t[j].text;
@@ -224,16 +218,9 @@ static std::vector<Token> tokens_of(const std::string& text) {
 // ---------------------------------------------------------------------------
 // Fingerprints
 
-// FNV-1a, 64 bits: the same hash on every machine, so the same output bytes.
-static uint64_t hash_of(const std::string& s) {
-    uint64_t h = 1469598103934665603ull;
-    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-    return h;
-}
-
 static std::vector<uint64_t> kgram_hashes(const std::vector<Token>& tokens, size_t k = K) {
     std::vector<uint64_t> each, out;
-    for (const Token& t : tokens) each.push_back(hash_of(t.text));
+    for (const Token& t : tokens) each.push_back(judge::fnv1a(t.text));
     for (size_t i = 0; i + k <= each.size(); i++) {
         uint64_t h = 0;
         for (size_t j = i; j < i + k; j++) h = (h ^ each[j]) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
@@ -345,24 +332,14 @@ static std::vector<Region> regions_of(const Document& a, const Document& b) {
     const size_t reach = K + W;  // a gap of more tokens than this starts a new region
     for (const Print& p : a.prints) {
         if (!has(b.kept, p.hash)) continue;
-        const Print* pick = nullptr;  // b's print with that hash: the one that continues the region
-        for (const Print& q : b.prints) {
-            if (q.hash != p.hash) continue;
-            if (!pick) pick = &q;
-            if (!out.empty() && q.at > out.back().b_last && q.at <= out.back().b_last + reach) {
-                pick = &q;
-                break;
-            }
-        }
-        if (!out.empty()) {
-            Region& last = out.back();
-            if (p.at <= last.a_last + reach && pick->at > last.b_last && pick->at <= last.b_last + reach) {
-                last.a_last = p.at;
-                last.b_last = pick->at;
-                continue;
-            }
-        }
-        out.push_back({p.at, p.at, pick->at, pick->at});
+        auto same = [&](const Print& q) { return q.hash == p.hash; };
+        auto continues = [&](const Print& q) {  // b's print with that hash just after the last region's
+            return same(q) && !out.empty() && q.at > out.back().b_last && q.at <= out.back().b_last + reach;
+        };
+        auto pick = std::find_if(b.prints.begin(), b.prints.end(), continues);
+        if (pick == b.prints.end()) pick = std::find_if(b.prints.begin(), b.prints.end(), same);
+        if (continues(*pick) && p.at <= out.back().a_last + reach) out.back().a_last = p.at, out.back().b_last = pick->at;
+        else out.push_back({p.at, p.at, pick->at, pick->at});
     }
     return out;
 }
