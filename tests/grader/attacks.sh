@@ -2,9 +2,9 @@
 # The attack suite (tests/grader/README.md, "The attack suite"): submissions that try to get
 # points without the work, each graded at two seeds against its "// Rule:" line:
 #
-#   bash tests/grader/attacks.sh [--seed N] [ID...] [KIND...]
+#   SEED=N bash tests/grader/attacks.sh [ID...] [KIND...]
 #
-# KIND is a folder of attacks/; the seeds are N and N + 1 (N random unless given, or SEED).
+# KIND is a folder of attacks/; the seeds are N and N + 1 (N random unless given).
 # A line per attack, exercise and seed: "ok:", "FAILED:" or "pending:". The rules:
 #   under 30%   the total is below 30% of the maximum
 #   rejected    the total is 0
@@ -12,11 +12,10 @@
 #   not shown   no gain, and its "// Secret:" text only in results.json's hidden report
 # and results.json's score is the terminal's total.
 . "$(dirname "$0")/checks.sh"
-seed=${SEED:-} ids= kinds=
+seed=${SEED:-$(random_seed)} ids= kinds=
 all_kinds="lookup include takeover gradescope"
 while [ $# -gt 0 ]; do
   case "$1" in
-  --seed) seed=${2:-}; shift ;;
   -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *)
     if [ -n "$(exercise_file "$1")" ]; then ids="$ids $(exercise_id_of "$(exercise_file "$1")")"
@@ -26,7 +25,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-case "$seed" in '') seed=$(random_seed) ;; *[!0-9]*) echo "attacks: --seed takes a whole number" >&2; exit 2 ;; esac
+case "$seed" in *[!0-9]*) echo "attacks: SEED must be a whole number, got '$seed'" >&2; exit 2 ;; esac
 seeds="$seed $((seed + 1))"
 ids=${ids:-$(exercise_ids)}
 kinds=${kinds:-$all_kinds}
@@ -179,7 +178,7 @@ suite() {
   done
 }
 
-echo "attacks: seeds $seeds (bash tests/grader/attacks.sh --seed $seed replays them)"
+echo "attacks: seeds $seeds (SEED=$seed bash tests/grader/attacks.sh replays them)"
 suite > "$private/all" 2>&1
 cat "$private/all"
 echo "attacks: $(grep -c '^ok:' "$private/all") ok, $(grep -c '^FAILED:' "$private/all") failed, $(grep -c '^pending:' "$private/all") pending, in $(( $(date +%s) - started )) s (seeds $seeds)"

@@ -104,21 +104,3 @@ check_solution() {
   if [ -z "$bad$unsteady" ]; then ok "$id: $kind ($what) scores $total"
   else failed "$id: $kind solution $file ($what) scores '$total':$bad$unsteady" "$log"; fi
 }
-
-# check_handout_clean DIR: no line of a solution region (found nowhere outside one) is in DIR.
-check_handout_clean() {
-  local dir=$1 f
-  for f in chapter*/exercises/*.cpp chapter*/*.hpp chapter*/exercises/*.hpp common/*.hpp; do
-    [ -f "$f" ] || continue
-    awk '/^[ \t]*\/\/ BEGIN SOLUTION/ { inside = 1; next } /^[ \t]*\/\/ END SOLUTION/ { inside = 0; next }
-      inside && !/^[ \t]*\/\/ STUB:/' "$f" >> "$work/solution_lines"
-    cut_solutions "$f" >> "$work/other_lines"
-  done
-  # Lines that also stand outside the regions ("}", "return a;") say nothing.
-  trimmed() { sed 's/^[ \t]*//; s/[ \t\r]*$//; /^$/d' "$@" | sort -u; }
-  comm -23 <(trimmed "$work/solution_lines") <(trimmed "$work/other_lines") > "$work/distinctive"
-  [ -s "$work/distinctive" ] || { failed "no solution lines found to look for (are the markers there?)"; return; }
-  comm -12 "$work/distinctive" <(find "$dir" -type f -exec cat {} + | trimmed) > "$work/leaked"
-  if [ -s "$work/leaked" ]; then failed "solution lines appear in the handout $dir:" "$work/leaked"
-  else ok "none of the $(wc -l < "$work/distinctive") solution lines appears in the handout"; fi
-}

@@ -27,7 +27,6 @@ cp -R tests/grader "$tmp/tests/grader"
 for chapter in chapter*/; do cp -R "${chapter%/}" "$tmp/"; done
 rm -rf "$tmp"/chapter*/build
 cp tests/run_autograder "$tmp/run_autograder"
-cp tests/run_autograder "$tmp/tests/run_autograder"
 echo "$id" > "$tmp/EXERCISE"
 seed=${SEED:-$(random_seed)}
 case "$seed" in *[!0-9]*) fail "SEED must be a whole number, got '$seed'" ;; esac

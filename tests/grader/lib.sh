@@ -118,14 +118,6 @@ solved_exercise() {
   rm -f "$from_headers"
 }
 
-# golden_printer STARTER GOLDEN: the starter with a main that only prints GOLDEN's text.
-golden_printer() {
-  sed 's/^int main(/[[maybe_unused]] static int unused_main(/' "$1"
-  printf '#include <cstdio>\nint main() {\n    std::fputs(R"GOLDEN('
-  cat "$2"
-  printf ')GOLDEN", stdout);\n    return 0;\n}\n'
-}
-
 # similarity_base ID DIR: exercise ID's handout (base code) and answer, in DIR, as manifest lines.
 similarity_base() {
   local id=$1 dir=$2 file header

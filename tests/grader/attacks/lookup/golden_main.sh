@@ -5,5 +5,7 @@
 set -u
 golden=$ROOT/tests/golden/${2%.cpp}.txt
 [ -f "$golden" ] || { echo "no golden file $golden (make golden writes it)"; exit 1; }
-. "$ROOT/tests/grader/lib.sh"
-golden_printer "$STARTER" "$golden" > "$3/$(basename "$2")"
+{ sed 's/^int main(/[[maybe_unused]] static int unused_main(/' "$STARTER"
+  printf '#include <cstdio>\nint main() {\n    std::fputs(R"GOLDEN('
+  cat "$golden"
+  printf ')GOLDEN", stdout);\n    return 0;\n}\n'; } > "$3/$(basename "$2")"
