@@ -196,7 +196,7 @@ inline void attend_forward(float* found, float* weights, const float* lookups, i
 }
 // END SOLUTION
 
-// attend for one new letter, from a key/value cache (tiny_4_Kept_Keys): row T-1 of
+// attend for one new letter, from a key/value cache (tiny_5_Kept_Keys): row T-1 of
 // attend_forward. found (W) for the newest of T letters; query (W) its query, the
 // 4 heads' side by side; keys, values (T,W) the kept ones of letters 0 .. T-1, its
 // own last. The same float operations in the same order as attend_forward's row.
