@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "maths.hpp"            // log_f, our own log: the same digits everywhere
 #include "matrix.hpp"           // dot, Rng
 #include "tiny_model.hpp"       // forward with its Adds, multiply_forward, loss_sum, sample_next
 #include "tiny_model_path.hpp"  // model_option
@@ -142,7 +143,7 @@ static void print_without_adds(const TinyModel& model) {
                   {"without the network add", {true, false}}};
     Tape tape(model.V);
     std::printf("  %-26s %9s   %s\n", "", "loss", "a line it writes");
-    std::printf("  %-26s %9.4f\n", "(every letter as likely)", std::log(float(model.V)));
+    std::printf("  %-26s %9.4f\n", "(every letter as likely)", log_f(float(model.V)));
     for (const auto& m : models)
         std::printf("  %-26s %9.4f   %s\n", m.name, validation_loss(model, m.adds, tape),
                     line_written(model, m.adds, tape).c_str());
