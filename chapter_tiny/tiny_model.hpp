@@ -196,7 +196,7 @@ inline void attend_forward(float* found, float* weights, const float* lookups, i
 }
 // END SOLUTION
 
-// attend for one new letter, from a key/value cache (tiny_4_Kept_Keys): row T-1 of
+// attend for one new letter, from a key/value cache (tiny_5_Kept_Keys): row T-1 of
 // attend_forward. found (W) for the newest of T letters; query (W) its query, the
 // 4 heads' side by side; keys, values (T,W) the kept ones of letters 0 .. T-1, its
 // own last. The same float operations in the same order as attend_forward's row.
@@ -482,29 +482,40 @@ inline float attention_weight(const Tape& tape, int block, int head, int t, int 
     return s > t ? 0.0f : tape.block[block].weights[(head * tape.T + t) * tape.T + s];
 }
 
+// A block's two adds, each keeping what came in (the residual connections).
+// tiny_4_Residual_Adds takes one out to show what it keeps; everything else keeps both.
+struct Adds {
+    bool attention = true;  // middle = notebooks + found · write, or found · write alone
+    bool network = true;    // out = middle + fired · out, or fired · out alone
+};
+
 // One block, as the chapter's `block` function.
-inline void block_forward(const BlockKnobs& k, BlockTape& b, int T) {
+inline void block_forward(const BlockKnobs& k, BlockTape& b, int T, Adds adds = {}) {
     level_forward(b.first.out, b.first.mean, b.first.rstd, b.notebooks, k.level1_gain, k.level1_bias, T);
     std::fill(b.lookups, b.lookups + T * 3 * WIDTH, 0.0f);
     multiply_forward(b.lookups, b.first.out, k.lookup, T, WIDTH, 3 * WIDTH);
     attend_forward(b.found, b.weights, b.lookups, T);
-    std::copy(b.notebooks, b.notebooks + T * WIDTH, b.middle);  // middle = notebooks + found · write
+    // middle = notebooks + found · write (without the attention add, found · write alone)
+    if (adds.attention) std::copy(b.notebooks, b.notebooks + T * WIDTH, b.middle);
+    else std::fill(b.middle, b.middle + T * WIDTH, 0.0f);
     multiply_forward(b.middle, b.found, k.write, T, WIDTH, WIDTH);
     level_forward(b.second.out, b.second.mean, b.second.rstd, b.middle, k.level2_gain, k.level2_bias, T);
     std::fill(b.hidden, b.hidden + T * HIDDEN, 0.0f);
     multiply_forward(b.hidden, b.second.out, k.hidden, T, WIDTH, HIDDEN);
     gelu_forward(b.fired, b.share, b.hidden, T * HIDDEN);
-    std::copy(b.middle, b.middle + T * WIDTH, b.out);  // out = middle + fired · out
+    // out = middle + fired · out (without the network add, fired · out alone)
+    if (adds.network) std::copy(b.middle, b.middle + T * WIDTH, b.out);
+    else std::fill(b.out, b.out + T * WIDTH, 0.0f);
     multiply_forward(b.out, b.fired, k.out, T, HIDDEN, WIDTH);
 }
 
 // The whole model over ids[0..T), 1 <= T <= SEATS: fills the tape, ending with probs.
-inline void forward(const TinyModel& model, const int* ids, int T, Tape& tape) {
+inline void forward(const TinyModel& model, const int* ids, int T, Tape& tape, Adds adds = {}) {
     const Knobs k = knobs(model);
     const int V = model.V;
     tape.T = T;
     embed_forward(tape.block[0].notebooks, ids, k.token, k.position, T);
-    for (int b = 0; b < BLOCKS; b++) block_forward(k.block[b], tape.block[b], T);
+    for (int b = 0; b < BLOCKS; b++) block_forward(k.block[b], tape.block[b], T, adds);
     level_forward(tape.last.out, tape.last.mean, tape.last.rstd, tape.block[BLOCKS - 1].out, k.final_gain,
                   k.final_bias, T);
     std::fill(tape.logits, tape.logits + T * V, 0.0f);

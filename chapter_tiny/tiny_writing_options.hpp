@@ -1,5 +1,5 @@
 // chapter_tiny/tiny_writing_options.hpp: the options of the programs that write
-// text with the tiny model, tiny_generate and tiny_4_Kept_Keys: the same words
+// text with the tiny model, tiny_generate and tiny_5_Kept_Keys: the same words
 // and defaults in both, so that the same command line writes the same letters.
 #pragma once
 

@@ -1,5 +1,5 @@
 // ex5_Kept_Keys.cpp: exercise tiny.5, attention for one new letter from kept keys and values.
-// Book section: tiny.4 (exercise tiny.5)
+// Book section: tiny.5 (exercise tiny.5)
 // Exercise: tiny.5
 // Builds on: tiny.1
 //
@@ -7,7 +7,7 @@
 //
 //   void attend_cached(float* found, const float* query, const float* keys, const float* values, int T);
 //
-// A writer that keeps every letter's key and value (tiny_4_Kept_Keys) reads a
+// A writer that keeps every letter's key and value (tiny_5_Kept_Keys) reads a
 // new letter against what it kept, instead of sending the whole window through
 // attend_forward again. keys and values hold T rows of WIDTH numbers, one per
 // letter in seat order, the new letter's own row last (1 <= T <= SEATS); query

@@ -122,7 +122,7 @@ awk -v s="$start" -v e="$end" -v f=$FORWARD_FLOPS -v p="$peak1" 'BEGIN {
          letters, cmd, g, cmd, 100 * g / p, cmd }'
 echo "(FLOPs per token: forward $FORWARD_FLOPS, training $TRAIN_FLOPS; see the top of tests/bench/bench_tiny.sh)"
 
-# Generation with kept keys (chapter_tiny/tiny_4_Kept_Keys.cpp, the key/value
+# Generation with kept keys (chapter_tiny/tiny_5_Kept_Keys.cpp, the key/value
 # cache) against the plain generator, with the same letters. The lesson is
 # built here at -O2, as make builds the timed programs (its lessons are -Og).
 # Arithmetic, 2 FLOPs a multiply-add: the lesson's as it prints it, counted as
@@ -138,9 +138,9 @@ echo "(FLOPs per token: forward $FORWARD_FLOPS, training $TRAIN_FLOPS; see the t
 # There the lesson does the plain generator's arithmetic and more (it also
 # reads the earlier letters through the last block), in the chapter's plain
 # loops rather than tiny_model_fast.hpp's, so it is the slower of the two.
-kept=$work/tiny_4_Kept_Keys
+kept=$work/tiny_5_Kept_Keys
 ${CXX:-g++} -std=c++17 -O2 -ffp-contract=off -Icommon -Ichapter_tiny -DSOURCE_ROOT="\"$PWD\"" \
-  chapter_tiny/tiny_4_Kept_Keys.cpp -o "$kept" -pthread || { echo "could not build tiny_4_Kept_Keys"; exit 1; }
+  chapter_tiny/tiny_5_Kept_Keys.cpp -o "$kept" -pthread || { echo "could not build tiny_5_Kept_Keys"; exit 1; }
 SHORT_RUNS=${SHORT_RUNS:-100}
 repeated() {  # repeated PROGRAM ARGS...: the seconds SHORT_RUNS runs take
   local start end i
@@ -149,7 +149,7 @@ repeated() {  # repeated PROGRAM ARGS...: the seconds SHORT_RUNS runs take
   end=$(date +%s.%N)
   awk -v s="$start" -v e="$end" 'BEGIN { printf "%.6f", e - s }'
 }
-counted() {  # counted ARGS...: "with without" multiply-adds, as tiny_4_Kept_Keys prints them
+counted() {  # counted ARGS...: "with without" multiply-adds, as tiny_5_Kept_Keys prints them
   "$kept" "$@" | sed -n 's/^In all: \([0-9]*\) multiply-adds with the cache, \([0-9]*\) without.*/\1 \2/p'
 }
 # kept_against_plain WHAT LETTERS SECONDS-PLAIN SECONDS-KEPT WITH WITHOUT COMMAND: the result lines
@@ -157,7 +157,7 @@ kept_against_plain() {
   awk -v w="$1" -v n="$2" -v tp="$3" -v tk="$4" -v with="$5" -v without="$6" -v c="$7" -v p="$peak1" 'BEGIN {
     plain = n / tp; kept = n / tk; gp = 2 * without / tp / 1e9; gk = 2 * with / tk / 1e9
     printf "%s, plain (tiny_generate): %.0f letters/s  (%s)\n", w, plain, c
-    printf "%s, kept keys (tiny_4_Kept_Keys -O2): %.0f letters/s  (%s)\n", w, kept, c
+    printf "%s, kept keys (tiny_5_Kept_Keys -O2): %.0f letters/s  (%s)\n", w, kept, c
     printf "%s, kept keys over plain: %.2f times  (%s)\n", w, kept / plain, c
     printf "%s, plain share of the peak, 1 thread: %.1f %%  (%s; %.2f GFLOP/s)\n", w, 100 * gp / p, c, gp
     printf "%s, kept keys share of the peak, 1 thread: %.1f %%  (%s; %.2f GFLOP/s)\n", w, 100 * gk / p, c, gk }'

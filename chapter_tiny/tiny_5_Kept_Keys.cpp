@@ -1,6 +1,6 @@
-// tiny_4_Kept_Keys.cpp: writing with a key/value cache: each new letter is read
+// tiny_5_Kept_Keys.cpp: writing with a key/value cache: each new letter is read
 // once, against the keys and values kept from the letters before it.
-// Book section: tiny.4 (past the chapter: what comes right after it)
+// Book section: tiny.5 (past the chapter: what comes right after it)
 //
 // tiny_generate re-reads its whole window for every letter it writes: the
 // 50th letter sends all 50 letters through both blocks again. Yet no letter
@@ -13,7 +13,7 @@
 // Then the multiply-adds per letter with the cache and without, counted as
 // the loops ran, and what happens when the 64 seats are full.
 //
-//   tiny_4_Kept_Keys --prompt "ROMEO:" --length 200 --temperature 0.8 --seed 1
+//   tiny_5_Kept_Keys --prompt "ROMEO:" --length 200 --temperature 0.8 --seed 1
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -192,7 +192,7 @@ static void report(const Tally& tally, long length) {
 // ---------------------------------------------------------------------------
 
 static const char* USAGE =
-    "usage: tiny_4_Kept_Keys [options]\n"
+    "usage: tiny_5_Kept_Keys [options]\n"
     "Writes text with the tiny Shakespeare model as tiny_generate does, the same letters\n"
     "at the same seed, but keeping each letter's keys and values (a key/value cache)\n"
     "instead of re-reading the window for every letter; then the multiply-adds per\n"

@@ -1,4 +1,4 @@
-// tests/unit/tiny_4_Kept_Keys_test.cpp: chapter_tiny/tiny_4_Kept_Keys.cpp's reading with
+// tests/unit/tiny_5_Kept_Keys_test.cpp: chapter_tiny/tiny_5_Kept_Keys.cpp's reading with
 // kept keys gives the bits of chapter_tiny/tiny_model.hpp's plain forward pass, which
 // tiny_generate's forward_last_fast equals (tiny_fast_test): so the lesson writes
 // tiny_generate's letters however long it runs. On the shipped model and on random
@@ -11,7 +11,7 @@
 #include <vector>
 
 #define main kept_keys_main  // the lesson's own main, which this test does not run
-#include "../../chapter_tiny/tiny_4_Kept_Keys.cpp"
+#include "../../chapter_tiny/tiny_5_Kept_Keys.cpp"
 #undef main
 #include "check.hpp"
 
@@ -62,5 +62,5 @@ int main() {
         const TinyModel random = new_model(vocabulary, rng);
         whole_model(random, rng, "a random model: read_letter's logits are forward's, in every seat");
     }
-    return check_summary("tiny_4_Kept_Keys_test");
+    return check_summary("tiny_5_Kept_Keys_test");
 }

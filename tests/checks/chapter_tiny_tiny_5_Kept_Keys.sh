@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# tests/checks/chapter_tiny_tiny_4_Kept_Keys.sh: the cached generator against the plain one.
-# - Each golden of tiny_4_Kept_Keys, and the program's runs at other seeds,
+# tests/checks/chapter_tiny_tiny_5_Kept_Keys.sh: the cached generator against the plain one.
+# - Each golden of tiny_5_Kept_Keys, and the program's runs at other seeds,
 #   temperatures and prompts (shorter than the window, exactly 64 letters,
 #   longer), begin with exactly what tiny_generate prints with the same options:
 #   the goldens' letters come from the plain generator, not from the cached one.
@@ -12,7 +12,7 @@ set -u
 build=${1:-build}
 cd "$(dirname "$0")/../.." || exit 1
 RUN=${RUN:-}  # make cross runs the programs under Wine or qemu-aarch64 (tests/cross.sh)
-lesson=$build/chapter_tiny/tiny_4_Kept_Keys generate=$build/chapter_tiny/tiny_generate
+lesson=$build/chapter_tiny/tiny_5_Kept_Keys generate=$build/chapter_tiny/tiny_generate
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 status=0
@@ -49,7 +49,7 @@ compare() {
   done
   runs=$((runs + 1))
   $RUN "$generate" "$@" > "$work/plain" 2> "$work/err" || { bad "$name: tiny_generate $*: $(head -c 200 "$work/err")"; return; }
-  $RUN "$lesson" "$@" > "$work/kept" 2> "$work/err" || { bad "$name: tiny_4_Kept_Keys $*: $(head -c 200 "$work/err")"; return; }
+  $RUN "$lesson" "$@" > "$work/kept" 2> "$work/err" || { bad "$name: tiny_5_Kept_Keys $*: $(head -c 200 "$work/err")"; return; }
   lf "$work/plain"
   lf "$work/kept"
   local size; size=$(wc -c < "$work/plain")
@@ -63,8 +63,8 @@ compare() {
 }
 
 # Every golden, with its own arguments.
-for golden in tests/golden/chapter_tiny/tiny_4_Kept_Keys*.txt; do
-  [ -f "$golden" ] || { bad "no golden tests/golden/chapter_tiny/tiny_4_Kept_Keys.txt"; continue; }
+for golden in tests/golden/chapter_tiny/tiny_5_Kept_Keys*.txt; do
+  [ -f "$golden" ] || { bad "no golden tests/golden/chapter_tiny/tiny_5_Kept_Keys.txt"; continue; }
   name=$(basename "$golden" .txt) args=()
   [ -f "${golden%.txt}.args" ] && eval "args=($(cat "${golden%.txt}.args"))"
   compare "$name" "${args[@]}"
