@@ -316,7 +316,20 @@ function show(i) {
   document.getElementById('reads' + current).setAttribute('display', 'none');
   document.getElementById('reads' + i).removeAttribute('display');
   current = i;
+  tell();
 }
+// On a phone the picture's own read-out may be off the screen: its words again, in a line kept at the screen's foot.
+const reading = document.getElementById('reading');
+const lanes = [...svg.querySelectorAll(':scope > text')].map(t => t.textContent)
+                                                           .filter(s => /^block \d head \d$/.test(s));  // the arcs'
+function tell() {
+  const words = [...document.getElementById('reads' + current).querySelectorAll('text')].map(t => t.textContent);
+  if (!lanes.length) { reading.textContent = words[0] + ' ' + words.slice(1).join(', '); return; }  // a row's reads
+  const reads = words.filter(s => s.length > 1);  // each lane's, after the letter drawn red in it
+  reading.textContent = `letter ${current} '${words[0]}', the top reads of each head (block.head):\n` +
+                        lanes.map((name, h) => name.replace(/block (\d) head (\d)/, '$1.$2: ') + reads[h]).join('\n');
+}
+tell();
 function point(e) {  // the pointer in the picture's own units, however large the page shows it
   const at = new DOMPoint(e.clientX, e.clientY).matrixTransform(svg.getScreenCTM().inverse());
   show(Math.floor(((axis === 'y' ? at.y : at.x) - first) / cell));
@@ -349,7 +362,7 @@ inline std::string html_page(const std::string& title, const std::string& intro,
     return html_document(title, intro,
                          formatted("<div id=\"demo\" class=\"scrolls\" style=\"--phone-width: %gpx\" tabindex=\"0\" "
                                    "data-axis=\"%c\" data-first=\"%g\" data-cell=\"%g\" data-count=\"%d\" "
-                                   "data-shown=\"%d\">\n%s</div>\n",
+                                   "data-shown=\"%d\">\n%s</div>\n<p id=\"reading\" aria-live=\"polite\"></p>\n",
                                    PHONE_SCALE * width, axis, first, CELL, count, shown_first, svg.c_str()),
                          PAGE_SCRIPT);
 }

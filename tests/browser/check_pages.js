@@ -187,6 +187,9 @@ const placeOf = (pattern, i) => `(async () => {
   t.scrollIntoView({block: 'center', inline: 'center'});
   const b = t.getBoundingClientRect(); return [b.left + b.width / 2, b.top + b.height / 2];
 })()`;
+// The read-out repeated under the picture on a phone (#reading), and whether all of it is on the screen.
+const READING = `(() => { const r = document.getElementById('reading'), b = r.getBoundingClientRect();
+  return {lines: r.innerText.split('\\n'), inView: b.height > 0 && b.top >= 0 && b.bottom <= innerHeight + 1}; })()`;
 // How far the picture's box is scrolled sideways.
 const SCROLLED = `document.getElementById('demo').scrollLeft`;
 
@@ -303,6 +306,9 @@ async function checkTriangleOnPhone(browser) {
   await tab.swipe([await row(30)]);
   check(await shown() === 'reads30', `${name}: on a phone, a tap on row 30 (scrolled into view) shows its reads`,
         await shown());
+  const said = await tab.value(READING), program = programRow(30), line = said.lines.join(' ');
+  check(said.inView && line.startsWith(`row 30 '${program.letter}' reads: `) && largestReads(readsIn(line), program.reads, 5),
+        `${name}: on a phone, row 30's five largest reads also in words at the foot of the screen`, JSON.stringify(said));
   const [x, y] = await row(12), before = await tab.value(SCROLLED);
   await tab.swipe([[x + 200, y], [x + 150, y], [x + 100, y], [x + 50, y]]);
   const after = await tab.value(SCROLLED);
@@ -332,6 +338,12 @@ async function checkArcsOnPhone(browser) {
   await expectAt(5, 'on a phone, after that drag');
   await tab.swipe([await letter(45)]);
   await expectAt(45, 'on a phone, a tap on letter 45, scrolled into view');
+  const said = await tab.value(READING), program = programAt(45);
+  const lanes = said.lines.slice(1).map(l => l.match(/^(\d)\.(\d): (.*)$/));
+  check(said.inView && said.lines[0].startsWith(`letter 45 '`) && lanes.length === 8 && program.length === 8 &&
+        lanes.every((m, h) => m && `block ${m[1]} head ${m[2]}` === program[h].head && sameReads(readsIn(m[3]), program[h].reads)),
+        `${name}: on a phone, each head's top 3 reads from letter 45 also in words at the foot of the screen`,
+        JSON.stringify(said));
   await finish(tab, name + '_phone', 'touch');
 }
 
