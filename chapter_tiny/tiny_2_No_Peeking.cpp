@@ -232,9 +232,10 @@ int main(int argc, char** argv) {
     write_pictures(
         pictures, [&] { return triangle_svg(tape, text, block, head, row, false); },
         [&] {
-            const std::string intro = formatted("The tiny model's %s reading \"%s\". Point at a row, or click the "
-                                                "picture and use the up and down arrow keys, to see what that letter "
-                                                "reads. Nothing is above the diagonal: no letter reads ahead.",
+            const std::string intro = formatted("The tiny model's %s reading \"%s\". Point at a row (on a phone, "
+                                                "tap it), or click the picture and use the up and down arrow keys, "
+                                                "to see what that letter reads. Nothing is above the diagonal: no "
+                                                "letter reads ahead.",
                                                 head_name(block, head).c_str(), text.c_str());
             return html_page("No peeking", intro, triangle_svg(tape, text, block, head, row, true), 'y', TRIANGLE_TOP,
                              T, row);

@@ -149,10 +149,10 @@ int main(int argc, char** argv) {
     write_pictures(
         pictures, [&] { return arcs_svg(tape, text, at, false); },
         [&] {
-            const std::string intro = formatted("The tiny model's eight heads reading \"%s\". Point at a letter, or "
-                                                "click the picture and use the left and right arrow keys, to see where "
-                                                "each head looks from it: each arc runs back to a letter it reads, darker "
-                                                "for more.", text.c_str());
+            const std::string intro = formatted("The tiny model's eight heads reading \"%s\". Point at a letter (on a "
+                                                "phone, tap it), or click the picture and use the left and right arrow "
+                                                "keys, to see where each head looks from it: each arc runs back to a "
+                                                "letter it reads, darker for more.", text.c_str());
             return html_page("Several readers at once", intro, arcs_svg(tape, text, at, true), 'x', ARCS_LEFT, T, at);
         });
     return 0;

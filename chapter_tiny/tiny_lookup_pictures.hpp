@@ -113,6 +113,7 @@ inline std::string pair(const float* v) {
 const char* const WORD_INK[] = {"#2166ac", "#1b7837", "#b2182b", "#762a83"};  // the terminal's colours
 constexpr double PLANE = 240;  // pixels across a chart from -3 to 3
 constexpr double CHART_TOP = 70, KEYS_LEFT = 30, BARS_LEFT = 340, BAR_LENGTH = 220, VALUES_LEFT = 680;  // the layout
+constexpr int PICTURE_WIDTH = 960, PICTURE_HEIGHT = 350;
 
 // A line from (x0, y0) to (x1, y1) in pixels, with a V at its tip.
 inline std::string arrow(double x0, double y0, double x1, double y1, const std::string& ink, double width) {
@@ -158,31 +159,44 @@ inline std::string thick_arrow(double left, const float v[2], const std::string&
     return svg;
 }
 
-// The picture of one query's lookup (its weights, one per word, and what it
-// finds); its changing parts are groups (query, bars, values) the page's script redraws.
-inline std::string lookup_svg(const WordArrows& words, const float query[2], const float* weights, const float found[2]) {
+// The picture's three charts, each drawn where it sits in the one picture: the keys
+// and the query, the shares' bars, and the values with what the query finds. Their
+// changing parts are groups (query, bars, values) the page's script redraws.
+struct LookupCharts {
+    std::string keys, bars, values;
+};
+inline LookupCharts lookup_charts(const WordArrows& words, const float query[2], const float* weights,
+                                  const float found[2]) {
     const int count = words.keys.rows;
-    std::string svg = svg_open(960, 350);
-    add_text(svg, 20, 26, "A soft lookup: the query for \"small\" (the numbers are made up, two each so they fit on a "
-                          "flat chart)", "start", 0, 14);
-    svg += chart_background(KEYS_LEFT, "the keys and the query");
-    svg += word_arrows(KEYS_LEFT, words.word, words.keys, std::vector<float>(count, 2.0f));
-    svg += group("query", true, thick_arrow(KEYS_LEFT, query, "query"));
-    add_text(svg, BARS_LEFT + 140, CHART_TOP - 12, "the share \"small\" reads from each word", "middle", 0, 13);
+    LookupCharts chart;
+    chart.keys = chart_background(KEYS_LEFT, "the keys and the query");
+    chart.keys += word_arrows(KEYS_LEFT, words.word, words.keys, std::vector<float>(count, 2.0f));
+    chart.keys += group("query", true, thick_arrow(KEYS_LEFT, query, "query"));
+    add_text(chart.bars, BARS_LEFT + 140, CHART_TOP - 12, "the share \"small\" reads from each word", "middle", 0, 13);
     std::string bars;
     for (int w = 0; w < count; w++) {
         const double y = CHART_TOP + 20 + 50 * w, length = BAR_LENGTH * weights[w];
-        add_text(svg, BARS_LEFT + 30, y + 15, words.word[w], "end", 0, 13);
+        add_text(chart.bars, BARS_LEFT + 30, y + 15, words.word[w], "end", 0, 13);
         add_rect(bars, BARS_LEFT + 38, y, length, 22, WORD_INK[w]);
         add_text(bars, BARS_LEFT + 44 + length, y + 15, format_number("%.1f%%", 100.0 * weights[w]), "start", 0, 12);
     }
-    svg += group("bars", true, bars);
+    chart.bars += group("bars", true, bars);
     std::vector<float> widths(count);  // each value's arrow as wide as its share
     for (int w = 0; w < count; w++) widths[w] = 0.5f + 6 * weights[w];
-    svg += chart_background(VALUES_LEFT, "the values, and what \"small\" finds");
-    svg += group("values", true, word_arrows(VALUES_LEFT, words.word, words.values, widths) + thick_arrow(VALUES_LEFT, found, "found"));
-    svg += "</svg>\n";
-    return svg;
+    chart.values = chart_background(VALUES_LEFT, "the values, and what \"small\" finds");
+    chart.values += group("values", true, word_arrows(VALUES_LEFT, words.word, words.values, widths) +
+                                              thick_arrow(VALUES_LEFT, found, "found"));
+    return chart;
+}
+
+// --svg: the picture of one query's lookup, the three charts side by side under a title.
+inline std::string lookup_svg(const WordArrows& words, const float query[2], const float* weights,
+                              const float found[2]) {
+    std::string svg = svg_open(PICTURE_WIDTH, PICTURE_HEIGHT);
+    add_text(svg, 20, 26, "A soft lookup: the query for \"small\" (the numbers are made up, two each so they fit on a "
+                          "flat chart)", "start", 0, 14);
+    const LookupCharts chart = lookup_charts(words, query, weights, found);
+    return svg + chart.keys + chart.bars + chart.values + "</svg>\n";
 }
 
 // ---------------------------------------------------------------------------
@@ -192,6 +206,7 @@ inline std::string lookup_svg(const WordArrows& words, const float query[2], con
 
 // The page's script: the lookup again, then the parts of the picture that change.
 // Before it: keys, values, the layout's numbers and the first query.
+// Its svg is the first of the page's three: the keys' chart.
 const char* const LOOKUP_SCRIPT = R"(const demo = document.getElementById('demo'), svg = demo.querySelector('svg');
 const px = (left, x) => left + (x + REACH) / (2 * REACH) * PLANE, py = y => TOP + (REACH - y) / (2 * REACH) * PLANE;
 const f1 = x => x.toFixed(1), pair = v => '(' + v.map(x => (Math.abs(x) < 0.005 ? 0 : x).toFixed(2).padStart(5)).join(', ') + ')';
@@ -226,18 +241,19 @@ function show(q) {
 }
 // Dragging the query: press on the keys' chart (a mouse button, a pen or a finger) and move; it follows until let go.
 let dragging = null;
-const inPicture = e => new DOMPoint(e.clientX, e.clientY).matrixTransform(svg.getScreenCTM().inverse());  // however large it is shown
+// In the one picture's units (each chart's viewBox crops that space), however large the chart is shown.
+const inPicture = e => new DOMPoint(e.clientX, e.clientY).matrixTransform(svg.getScreenCTM().inverse());
 function drag(e) {
   const {x, y} = inPicture(e);
   show([(x - KEYS) / PLANE * 2 * REACH - REACH, REACH - (y - TOP) / PLANE * 2 * REACH].map(v => Math.round(v * 20) / 20));
 }
-svg.style.touchAction = 'none';  // a finger on the picture drags the query instead of scrolling the page
+svg.style.touchAction = 'none';  // a finger on the keys' chart drags the query instead of scrolling the page
 svg.addEventListener('pointerdown', e => {
   const {x, y} = inPicture(e);
   if (x < KEYS || x > KEYS + PLANE || y < TOP || y > TOP + PLANE) return;
   dragging = e.pointerId;
   svg.setPointerCapture(e.pointerId);
-  demo.focus();
+  demo.focus({preventScroll: true});  // (on a phone the charts are taller than the screen: focus would scroll them)
   drag(e);
   e.preventDefault();
 });
@@ -252,24 +268,43 @@ demo.addEventListener('keydown', e => {
 </script>
 )";
 
+// The page's three charts, each an SVG whose viewBox crops it from the one picture's space (so the
+// script's px() and py() hold in all three): side by side on a wide screen, stacked on a phone.
+struct Crop {
+    double left, right;
+};
+// From the charts' titles to the picture's foot.
+constexpr double CROP_TOP = CHART_TOP - 30, CROP_HEIGHT = PICTURE_HEIGHT - CROP_TOP;
+constexpr Crop KEYS_CROP{KEYS_LEFT - 30, KEYS_LEFT + PLANE + 50}, BARS_CROP{BARS_LEFT - 40, BARS_LEFT + 320},
+    VALUES_CROP{VALUES_LEFT - 20, VALUES_LEFT + PLANE + 40};  // room for the labels past each chart's edge
+inline std::string cropped_svg(Crop crop, const std::string& inside) {
+    const double width = crop.right - crop.left;
+    return formatted("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" viewBox=\"%g %g %g %g\" "
+                     "font-family=\"sans-serif\" font-size=\"12\">\n%s</svg>\n",
+                     width, CROP_HEIGHT, crop.left, CROP_TOP, width, CROP_HEIGHT, inside.c_str());
+}
+
 inline std::string lookup_page(const WordArrows& words, const float query[2], const float* weights, const float found[2]) {
     auto list = [](const Matrix& m) {
         std::string s = "[";
         for (int w = 0; w < m.rows; w++) s += formatted("%s[%g, %g]", w ? ", " : "", m(w, 0), m(w, 1));
         return s + "]";
     };
-    const std::string svg = lookup_svg(words, query, weights, found);
+    const LookupCharts chart = lookup_charts(words, query, weights, found);
+    const std::string charts = cropped_svg(KEYS_CROP, chart.keys) + cropped_svg(BARS_CROP, chart.bars) +
+                               cropped_svg(VALUES_CROP, chart.values);
     const std::string script =
         formatted("<script>\nconst keys = %s, values = %s;\nconst REACH = %g, PLANE = %g, TOP = %g, KEYS = %g, VALUES = %g, "
                   "BARS = %g, BAR = %g, STEP = %g;\nlet query = [%g, %g];\n%s",
                   list(words.keys).c_str(), list(words.values).c_str(), REACH, PLANE, CHART_TOP, KEYS_LEFT, VALUES_LEFT,
                   BARS_LEFT, BAR_LENGTH, STEP, query[0], query[1], LOOKUP_SCRIPT);
     return html_document("A soft lookup",
-                         "Four words of the sentence as arrows of made-up numbers: their keys. Drag the query for "
-                         "\"small\" over the left chart (press anywhere on it), or click the picture and use the arrow "
-                         "keys; the bars show the share it reads from each word, and the right chart the values and "
-                         "the mix it gets back.",
-                         formatted("<div id=\"demo\" tabindex=\"0\">\n%s</div>\n", svg.c_str()), script);
+                         "Four words of the sentence as arrows of made-up numbers, two each so they fit on a flat "
+                         "chart: their keys. Drag the query for \"small\" over the keys' chart (press anywhere on it), "
+                         "or click the picture and use the arrow keys; the bars show the share it reads from each "
+                         "word, and the last chart the values and the mix it gets back.",
+                         formatted("<div id=\"demo\" class=\"charts\" tabindex=\"0\">\n%s</div>\n", charts.c_str()),
+                         script);
 }
 
 // ---------------------------------------------------------------------------

@@ -35,13 +35,30 @@ inline std::string group(const std::string& id, bool visible, const std::string&
 }
 
 // One page: a title, a paragraph, the body (a picture), and its script. One
-// file, the SVG inline, plain JavaScript, no network.
+// file, the SVG inline, plain JavaScript, no network. On a narrow screen (a
+// phone) a body of class "charts" (several SVGs) stacks them at the screen's
+// width; one of class "scrolls" is drawn at its --phone-width and scrolls
+// sideways inside itself, so its letters stay big enough to read and tap (a
+// drag sideways past its end is kept there, not taken as the browser's "back");
+// its read-out is repeated in #reading, kept at the foot of the screen.
 inline std::string html_document(const std::string& title, const std::string& intro, const std::string& body,
                                  const std::string& script) {
     const std::string heading = svg_escape(title);
-    return formatted("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n<style>body { "
-                     "font-family: sans-serif; margin: 2em; } #demo:focus { outline: 2px solid #92c5de; } #demo svg { "
-                     "display: block; max-width: 100%%; height: auto; }</style>\n</head>\n<body>\n<h1>%s</h1>\n<p>%s</p>\n%s%s"
-                     "</body>\n</html>\n",
+    return formatted("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                     "<title>%s</title>\n<style>\n"
+                     "body { font-family: sans-serif; margin: 2em; }\n"
+                     "#demo:focus { outline: 2px solid #92c5de; }\n"
+                     "#demo svg { display: block; max-width: 100%%; height: auto; }\n"
+                     "#demo.charts { display: flex; flex-wrap: wrap; gap: 0 1em; }\n"
+                     "#demo.scrolls { overflow-x: auto; overscroll-behavior-x: contain; }\n"
+                     "#reading { display: none; }\n"
+                     "@media (max-width: 40em) {\n"
+                     "  body { margin: 0.75em; }\n"
+                     "  #demo.charts svg { width: 100%%; }\n"
+                     "  #demo.scrolls svg { width: var(--phone-width); max-width: none; }\n"
+                     "  #reading { display: block; position: sticky; bottom: 0; margin: 0; padding: 0.4em 0; "
+                     "background: white; border-top: 1px solid #ccc; font-size: 0.8em; white-space: pre-line; }\n"
+                     "}\n</style>\n</head>\n<body>\n<h1>%s</h1>\n<p>%s</p>\n%s%s</body>\n</html>\n",
                      heading.c_str(), heading.c_str(), svg_escape(intro).c_str(), body.c_str(), script.c_str());
 }

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -300,9 +301,11 @@ inline std::string arcs_svg(const Tape& tape, const std::string& text, int at, b
 
 // ===========================================================================
 // The triangle's and the arcs' page (html_document in tiny_pictures.hpp makes
-// the file), with a few lines of plain JavaScript. Pointing at row or letter i (a mouse or pen over it, a finger on it:
-// pointer events, so all three alike), or the arrow keys once the picture has
-// focus, shows group "reads<i>". tests/checks/chapter_tiny_demos_browser.sh drives it in Chromium.
+// the file), with a few lines of plain JavaScript. Pointing at row or letter i (a
+// mouse or pen over it, a finger's tap on it), or the arrow keys once the picture
+// has focus, shows group "reads<i>". On a phone the picture is drawn PHONE_SCALE
+// times as large, in a box that scrolls sideways: a finger dragged on it scrolls,
+// so only a tap reads. tests/checks/chapter_tiny_demos_browser.sh drives it in Chromium.
 
 const char* const PAGE_SCRIPT = R"(<script>
 const demo = document.getElementById('demo'), svg = demo.querySelector('svg');
@@ -313,15 +316,35 @@ function show(i) {
   document.getElementById('reads' + current).setAttribute('display', 'none');
   document.getElementById('reads' + i).removeAttribute('display');
   current = i;
+  tell();
 }
+// On a phone the picture's own read-out may be off the screen: its words again, in a line kept at the screen's foot.
+const reading = document.getElementById('reading');
+const lanes = [...svg.querySelectorAll(':scope > text')].map(t => t.textContent)
+                                                           .filter(s => /^block \d head \d$/.test(s));  // the arcs'
+function tell() {
+  const words = [...document.getElementById('reads' + current).querySelectorAll('text')].map(t => t.textContent);
+  if (!lanes.length) { reading.textContent = words[0] + ' ' + words.slice(1).join(', '); return; }  // a row's reads
+  const reads = words.filter(s => s.length > 1);  // each lane's, after the letter drawn red in it
+  reading.textContent = `letter ${current} '${words[0]}', the top reads of each head (block.head):\n` +
+                        lanes.map((name, h) => name.replace(/block (\d) head (\d)/, '$1.$2: ') + reads[h]).join('\n');
+}
+tell();
 function point(e) {  // the pointer in the picture's own units, however large the page shows it
   const at = new DOMPoint(e.clientX, e.clientY).matrixTransform(svg.getScreenCTM().inverse());
   show(Math.floor(((axis === 'y' ? at.y : at.x) - first) / cell));
 }
-// A finger sliding along the rows (or letters) reads them; sliding the other way still scrolls.
-svg.style.touchAction = axis === 'y' ? 'pan-x pinch-zoom' : 'pan-y pinch-zoom';
-svg.addEventListener('pointermove', point);
-svg.addEventListener('pointerdown', e => { demo.focus(); point(e); });
+// A mouse or pen reads what it moves over. A finger reads what it taps: a drag scrolls (the browser then
+// cancels the pointer, so no pointerup), and the row or letter shown stays.
+const finger = e => e.pointerType === 'touch';
+// Sideways, a finger scrolls the box only if the picture is wider than it; else it does nothing
+// (not the browser's "back").
+const sideways = () => { svg.style.touchAction = demo.scrollWidth > demo.clientWidth ? 'auto' : 'pan-y pinch-zoom'; };
+sideways();
+addEventListener('resize', sideways);
+svg.addEventListener('pointermove', e => { if (!finger(e)) point(e); });
+svg.addEventListener('pointerdown', e => { demo.focus({preventScroll: true}); if (!finger(e)) point(e); });
+svg.addEventListener('pointerup', e => { if (finger(e)) point(e); });
 demo.addEventListener('keydown', e => {
   const step = {ArrowUp: -1, ArrowLeft: -1, ArrowDown: 1, ArrowRight: 1}[e.key];
   if (step) { show(current + step); e.preventDefault(); }
@@ -329,12 +352,17 @@ demo.addEventListener('keydown', e => {
 </script>
 )";
 
+// On a phone, rows and letters PHONE_SCALE x CELL = 24 px apart (WCAG 2.2's smallest target), the text 20-28 px.
+constexpr double PHONE_SCALE = 2;
+
 // axis 'y': the items are rows, `first` pixels from the top; 'x': letters, from the left.
 inline std::string html_page(const std::string& title, const std::string& intro, const std::string& svg, char axis,
                                            double first, int count, int shown_first) {
+    const double width = std::atof(svg.c_str() + svg.find("width=\"") + 7);  // as svg_open wrote it
     return html_document(title, intro,
-                         formatted("<div id=\"demo\" tabindex=\"0\" data-axis=\"%c\" data-first=\"%g\" data-cell=\"%g\" "
-                                   "data-count=\"%d\" data-shown=\"%d\">\n%s</div>\n",
-                                   axis, first, CELL, count, shown_first, svg.c_str()),
+                         formatted("<div id=\"demo\" class=\"scrolls\" style=\"--phone-width: %gpx\" tabindex=\"0\" "
+                                   "data-axis=\"%c\" data-first=\"%g\" data-cell=\"%g\" data-count=\"%d\" "
+                                   "data-shown=\"%d\">\n%s</div>\n<p id=\"reading\" aria-live=\"polite\"></p>\n",
+                                   PHONE_SCALE * width, axis, first, CELL, count, shown_first, svg.c_str()),
                          PAGE_SCRIPT);
 }

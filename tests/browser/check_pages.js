@@ -68,8 +68,8 @@ const numbers = pair => pair.replace(/[()]/g, '').split(',').map(Number);
 
 // One tab with one page in it; every error the page reports is kept in `errors`.
 class Tab {
-  // phone: a 390 x 844 screen at 3 device pixels a pixel, laid out as a phone's browser lays out a page
-  // without a viewport tag (980 pixels wide, shown shrunk to fit).
+  // phone: a 390 x 844 screen at 3 device pixels a pixel, laid out as a phone's browser lays it out
+  // (at the screen's width, as the page's viewport line asks).
   static async open(browser, file, width, height, phone = false) {
     const tab = new Tab();
     tab.browser = browser;
@@ -176,16 +176,38 @@ const labels = pattern => `[...document.querySelectorAll('svg > text')].filter(t
   const b = t.getBoundingClientRect(); return {text: t.textContent, x: b.left + b.width / 2, y: b.top + b.height / 2};
 })`;
 
-// The page already written, on a phone's screen: shown shrunk to the screen, the picture shrunk again to fit
-// the page's width (so the page must map the pointer back into the picture's own units).
+// Where the i-th SVG label matching a pattern is shown once scrolled into view (its box sideways, the page up or
+// down, as a learner's finger would), in page pixels.
+// (First the box's last fling ends: its scroll unchanged over 5 frames.)
+const placeOf = (pattern, i) => `(async () => {
+  const box = document.getElementById('demo'), frame = () => new Promise(r => requestAnimationFrame(r));
+  for (let still = 0, last = -1; still < 5; last = box.scrollLeft, await frame())
+    still = box.scrollLeft === last ? still + 1 : 0;
+  const t = [...document.querySelectorAll('svg > text')].filter(t => ${pattern}.test(t.textContent))[${i}];
+  t.scrollIntoView({block: 'center', inline: 'center'});
+  const b = t.getBoundingClientRect(); return [b.left + b.width / 2, b.top + b.height / 2];
+})()`;
+// The read-out repeated under the picture on a phone (#reading), and whether all of it is on the screen.
+const READING = `(() => { const r = document.getElementById('reading'), b = r.getBoundingClientRect();
+  return {lines: r.innerText.split('\\n'), inView: b.height > 0 && b.top >= 0 && b.bottom <= innerHeight + 1}; })()`;
+// How far the picture's box is scrolled sideways.
+const SCROLLED = `document.getElementById('demo').scrollLeft`;
+
+// The page already written, on a phone's screen: laid out at the screen's width (scale 1), nothing wider than the
+// screen (only the picture's box may scroll sideways, inside itself), every label it shows drawn at least 11 px high.
 async function openOnPhone(browser, name) {
   const tab = await Tab.open(browser, path.join(outdir, name + '.html'), 390, 844, true);
-  const fit = await tab.value(`(() => { const svg = document.querySelector('svg'), page = document.documentElement;
-    return {scale: visualViewport.scale, picture: svg.getBoundingClientRect().width / svg.width.baseVal.value,
-            fits: page.scrollWidth <= page.clientWidth}; })()`);
-  check(fit.scale < 0.5 && fit.picture < 1 && fit.fits,
-        `${name}: on a phone's screen the page is shown at ${fit.scale.toFixed(2)} and the picture at ${fit.picture.toFixed(2)} of its size, within the page's width`,
-        JSON.stringify(fit));
+  const fit = await tab.value(`(() => {
+    const page = document.documentElement;
+    const shown = [...document.querySelectorAll('svg text')].filter(t => t.getClientRects().length);
+    const drawn = t => parseFloat(getComputedStyle(t).fontSize) * visualViewport.scale *
+                       t.ownerSVGElement.getBoundingClientRect().width / t.ownerSVGElement.viewBox.baseVal.width;
+    return {scale: visualViewport.scale, fits: page.scrollWidth <= page.clientWidth,
+            smallest: Math.min(...shown.map(drawn))}; })()`);
+  check(fit.scale === 1 && fit.fits && fit.smallest >= 11,
+        `${name}: on a phone's screen the page is shown at its own size (scale ${fit.scale}), ` +
+        `no wider than the screen, ` +
+        `its smallest label ${fit.smallest.toFixed(1)} px high`, JSON.stringify(fit));
   return tab;
 }
 
@@ -232,9 +254,9 @@ async function checkTriangle(browser) {
   await expectRow(42, 'a click on row 40, then 3 down arrows and 1 up');
   await tab.key('ArrowDown', 20);
   await expectRow(53, 'the down arrow past the last row');
-  // A finger down on row 3, slid down the rows to row 31: the page reads each row under it.
-  await tab.swipe([3, 10, 20, 31].map(r => [x, rows[r].y]));
-  await expectRow(31, 'a finger slid down from row 3 to row 31');
+  // A finger reads the row it taps (a finger dragged scrolls instead: checkTriangleOnPhone).
+  await tab.swipe([[x, rows[31].y]]);
+  await expectRow(31, 'a finger\'s tap on row 31');
   await finish(tab, name);
 }
 
@@ -265,19 +287,63 @@ async function checkArcs(browser) {
   await expectAt(33, 'a click on letter 30, then 4 right arrows and 1 left');
   await tab.key('ArrowLeft', 40);
   await expectAt(0, 'the left arrow past the first letter');
-  await tab.swipe([10, 14, 17].map(t => [letters[t].x, letters[t].y]));
-  await expectAt(17, 'a finger slid along the sentence from letter 10 to letter 17');
+  await tab.swipe([[letters[17].x, letters[17].y]]);
+  await expectAt(17, 'a finger\'s tap on letter 17');
+  // A finger dragged along the sentence, where the box has nothing to scroll: the page stays (no "back"), and the
+  // letter the finger is lifted from is read.
+  await tab.swipe([10, 14, 17, 24].map(t => [letters[t].x, letters[t].y]));
+  await expectAt(24, 'a finger dragged from letter 10 to letter 24');
   await finish(tab, name);
 }
 
-// The same page on a phone's screen, where it is shown smaller than it was drawn.
+// The triangle on a phone's screen: drawn twice as large, so a finger taps one row; a drag sideways scrolls the box.
+async function checkTriangleOnPhone(browser) {
+  const name = 'tiny_2_No_Peeking', tab = await openOnPhone(browser, name);
+  const row = async r => { const [x, y] = await tab.value(placeOf('/^\\d+ .$/', r)); return [x + 40, y]; };
+  const shown = async () => (await tab.value(SHOWN_READS)).ids.join();
+  const rows = await tab.value(labels('/^\\d+ .$/')), gap = rows[31].y - rows[30].y;
+  check(gap >= 24, `${name}: on a phone, rows ${gap.toFixed(1)} px apart, at least 24`);
+  await tab.swipe([await row(30)]);
+  check(await shown() === 'reads30', `${name}: on a phone, a tap on row 30 (scrolled into view) shows its reads`,
+        await shown());
+  const said = await tab.value(READING), program = programRow(30), line = said.lines.join(' ');
+  check(said.inView && line.startsWith(`row 30 '${program.letter}' reads: `) && largestReads(readsIn(line), program.reads, 5),
+        `${name}: on a phone, row 30's five largest reads also in words at the foot of the screen`, JSON.stringify(said));
+  const [x, y] = await row(12), before = await tab.value(SCROLLED);
+  await tab.swipe([[x + 200, y], [x + 150, y], [x + 100, y], [x + 50, y]]);
+  const after = await tab.value(SCROLLED);
+  check(after > before && await shown() === 'reads30',
+        `${name}: on a phone, a finger dragged sideways over row 12 scrolls the picture's box and still shows row 30`,
+        `scrolled from ${before} to ${after} px, shows ${await shown()}`);
+  await finish(tab, name + '_phone', 'touch');
+}
+
+// The arcs on a phone's screen: letters 24 px apart in a box that scrolls sideways; a tap reads one, a drag scrolls.
 async function checkArcsOnPhone(browser) {
   const name = 'tiny_3_Several_Readers', tab = await openOnPhone(browser, name);
   const {letters, expectAt} = await arcsProbe(tab, name + ' on a phone');
-  await tab.swipe([5, 8, 12].map(t => [letters[t].x, letters[t].y]));
-  await expectAt(12, 'on a phone, a finger slid from letter 5 to letter 12');
-  await tab.swipe([[letters[45].x, letters[45].y]]);
-  await expectAt(45, 'on a phone, a tap on letter 45');
+  const apart = letters[1].x - letters[0].x;
+  check(apart >= 24, `${name}: on a phone, letters ${apart.toFixed(1)} px apart, at least 24`);
+  const letter = t => tab.value(placeOf('/^.$/', t));  // the first lane's
+  await tab.swipe([await letter(5)]);
+  await expectAt(5, 'on a phone, a tap on letter 5');
+  // At the box's left end, a finger dragged right: nothing to scroll, and not the browser's "back" either.
+  await tab.swipe([0, 1, 2, 3].map(i => [(letters[3].x + 60 * i), letters[3].y]));
+  await expectAt(5, 'on a phone, after a drag to the right at the left end');
+  const [x, y] = await letter(8), before = await tab.value(SCROLLED);
+  await tab.swipe([[x + 150, y], [x + 75, y], [x, y], [x - 75, y]]);
+  const after = await tab.value(SCROLLED);
+  check(after > before, `${name}: on a phone, a finger dragged along the letters scrolls the picture's box`,
+        `scrolled from ${before} to ${after} px`);
+  await expectAt(5, 'on a phone, after that drag');
+  await tab.swipe([await letter(45)]);
+  await expectAt(45, 'on a phone, a tap on letter 45, scrolled into view');
+  const said = await tab.value(READING), program = programAt(45);
+  const lanes = said.lines.slice(1).map(l => l.match(/^(\d)\.(\d): (.*)$/));
+  check(said.inView && said.lines[0].startsWith(`letter 45 '`) && lanes.length === 8 && program.length === 8 &&
+        lanes.every((m, h) => m && `block ${m[1]} head ${m[2]}` === program[h].head && sameReads(readsIn(m[3]), program[h].reads)),
+        `${name}: on a phone, each head's top 3 reads from letter 45 also in words at the foot of the screen`,
+        JSON.stringify(said));
   await finish(tab, name + '_phone', 'touch');
 }
 
@@ -347,10 +413,15 @@ async function checkSoftLookup(browser) {
   await finish(tab, name, 'mouse,pen,touch');
 }
 
-// The same page on a phone's screen, dragged with a finger. (Input events are given in the page's
-// pixels, however much the phone shrinks the page.)
+// The same page on a phone's screen: its three charts stacked at the screen's width, the query dragged with a finger.
 async function checkSoftLookupOnPhone(browser) {
   const name = 'tiny_1_Soft_Lookup', tab = await openOnPhone(browser, name);
+  const charts = await tab.value(`[...document.querySelectorAll('#demo svg')].map(svg => {
+    const b = svg.getBoundingClientRect(); return {left: b.left, top: b.top, bottom: b.bottom, width: b.width}; })`);
+  const stacked = charts.every((c, i) => i === 0 || (c.top >= charts[i - 1].bottom && c.left === charts[0].left));
+  check(charts.length === 3 && stacked && charts[0].width >= 340,
+        `${name}: on a phone, the three charts one under another, the keys' ${charts[0]?.width.toFixed(0)} px wide`,
+        JSON.stringify(charts));
   const {at, expectQuery} = await lookupProbe(tab, name + ' on a phone');
   await tab.swipe([[2, 0.5], [1, 1], [0, 1.5], [-1, 1], [-1, -1]].map(at));
   await expectQuery([-1, -1], 'on a phone, a finger slid from (2, 0.5) round to (-1, -1)', at([-1, -1]));
@@ -372,6 +443,7 @@ async function main() {
     await checkSoftLookup(browser);
     await checkSoftLookupOnPhone(browser);
     await checkArcsOnPhone(browser);
+    await checkTriangleOnPhone(browser);
   } catch (e) {
     check(false, 'the browser check ran to the end', e.stack + '\n      chromium said: ' + browser.stderr.slice(-1500));
   }

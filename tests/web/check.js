@@ -190,6 +190,42 @@ async function pageChecks(browser) {
       if (!got || got.status !== '130') problems.push('after Stop: ' + JSON.stringify(got && got.status));
       if (Date.now() - before > 2000) problems.push(`the page took ${Date.now() - before} ms to answer`);
     }));
+  results.push(await pageCheck(browser, 'a folder option in the page: Lab 5 with --svg pics (no folder made first) writes its pictures and shows them',
+    'chapter15/15_2_Lab5_Training', '--updates 20 --svg pics', async (tab, problems) => {
+      const got = await waitFor(browser, tab, ENDED);
+      if (!got) return problems.push('no data-status');
+      if (got.status !== '0') problems.push('status ' + got.status + ': ' + got.errors.slice(0, 200));
+      if (!got.frames.length || !got.frames.every(f => f.title.startsWith('pics/') && f.doc.startsWith('<svg')))
+        problems.push('pictures shown: ' + JSON.stringify(got.frames.map(f => f.title)));
+    }));
+  results.push(await pageCheck(browser, 'pictures by default: Lab 5 run as it comes, its output the golden\'s and its --svg pictures drawn under it',
+    'chapter15/15_2_Lab5_Training', '', async (tab, problems) => {
+      const got = await waitFor(browser, tab, ENDED);
+      if (!got) return problems.push('no data-status');
+      const golden = fs.readFileSync(path.join(top, 'tests/golden/chapter15/15_2_Lab5_Training.txt'), 'utf8');
+      if (got.text !== golden) problems.push('the output is not the golden\'s');
+      const frames = await waitFor(browser, tab, `document.querySelectorAll('#files iframe').length > 0 &&
+        [...document.querySelectorAll('#files iframe')].map(f => f.title)`, 60000);
+      if (!frames || !frames.every(t => t.startsWith('pictures/') && t.endsWith('.svg'))) problems.push('pictures: ' + JSON.stringify(frames));
+    }));
+  results.push(await pageCheck(browser, 'one state: --seed 2 typed on the command line shows in the --seed field, and a field typed in shows on the line',
+    'chapter15/15_2_Lab5_Training', '--updates 10', async (tab, problems) => {
+      if (!await waitFor(browser, tab, ENDED)) return problems.push('the first run did not end');
+      const seed = await evaluate(browser, tab, `(() => { const a = document.getElementById('args');
+        a.value = '--seed 2 --updates 10'; a.dispatchEvent(new Event('input', {bubbles: true}));
+        return document.getElementById('option--seed').value; })()`);
+      if (seed !== '2') problems.push('the --seed field shows ' + JSON.stringify(seed));
+      const line = await evaluate(browser, tab, `(() => { const f = document.getElementById('option--lr');
+        f.value = '0.01'; f.dispatchEvent(new Event('input', {bubbles: true})); return document.getElementById('args').value; })()`);
+      if (line !== '--seed 2 --lr 0.01 --updates 10') problems.push('the command line reads ' + JSON.stringify(line));
+    }));
+  results.push(await pageCheck(browser, 'the book beside the output: 15.3\'s page has the book\'s 39.9 beside our 42.6, and its README words',
+    'chapter15/15_3_Learned_Weights', '', async (tab, problems) => {
+      if (!await waitFor(browser, tab, ENDED)) return problems.push('no data-status');
+      const rows = await evaluate(browser, tab, `[...document.querySelectorAll('.book tbody tr')].map(r => r.textContent)`);
+      if (!rows.some(r => r.includes('39.9') && r.includes('42.6') && r.includes('ours'))) problems.push('no row with 39.9, 42.6 and ours');
+      if (!await evaluate(browser, tab, `!!document.querySelector('p.readme')`)) problems.push('no README words above the program');
+    }));
   fs.rmSync(work, {recursive: true, force: true});
   return results;
 }

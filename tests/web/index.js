@@ -43,6 +43,19 @@ const page = `<!DOCTYPE html>
   table { border-collapse: collapse; }
   td, th { text-align: left; vertical-align: top; padding: 0.25em 0.6em; border-bottom: 1px solid #e4e4e4; }
   td:nth-child(3) { font-family: ui-monospace, "DejaVu Sans Mono", monospace; white-space: nowrap; }
+  td a { display: inline-block; min-height: 24px; }
+  /* A phone: each program a block of its own, its name first, the chapter and section beside it. */
+  @media (max-width: 40em) {
+    body { margin: 0.6em; }
+    thead { display: none; }
+    table, tbody, tr, td { display: block; }
+    tr { padding: 0.4em 0; border-bottom: 1px solid #e4e4e4; display: flex; flex-wrap: wrap; gap: 0 0.6em; }
+    td { border: 0; padding: 0; }
+    td:nth-child(3) { order: -1; flex-basis: 100%; white-space: normal; overflow-wrap: anywhere; }
+    td:nth-child(3) a { min-height: 44px; line-height: 44px; }
+    td:nth-child(1), td:nth-child(2) { color: #555; font-size: 0.9em; }
+    td:nth-child(4) { flex-basis: 100%; }
+  }
 </style>
 </head>
 <body>

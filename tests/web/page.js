@@ -31,6 +31,16 @@ function asScriptText(text, what) {
 const source = fs.readFileSync(path.join(top, program + '.cpp'), 'utf8');
 const about = describe.about(source, name);
 
+// ANSWERS=hidden (a class's pages): each exercise's solution region is shown as the handout has
+// it, its TODO and stub (tests/grader/lib.sh's cut_solutions), and a line naming the exercise.
+// The program on the page was compiled from the full source, so it prints the same digits.
+function shownText(file) {
+  if (process.env.ANSWERS !== 'hidden') return fs.readFileSync(path.join(top, file), 'utf8');
+  const cut = execFileSync('bash', ['-c', '. tests/grader/lib.sh && cut_solutions "$1"', 'cut', file], {cwd: top, encoding: 'utf8'});
+  return cut.replace(/^([ \t]*)(\/\/ TODO: )(?:exercise ([^ :]+): ?)?(.*)$/gm, (line, indent, todo, id, what) =>
+    `${indent}// (hidden: the answer to exercise ${id || 'of this file'} is left to the student)\n${indent}${todo}${what}`);
+}
+
 // --help, run natively; a program without options prints its normal output to it.
 const help = execFileSync(native, ['--help'], {encoding: 'utf8', env: {...process.env, NO_COLOR: '1'}});
 const options = help.startsWith('usage:') ? describe.options(help) : [];
@@ -57,9 +67,38 @@ const machinery = {
 };
 const shown = headers.filter(h => !(h in machinery)), named = headers.filter(h => h in machinery);
 const headerHtml = shown.map(h =>
-  `<details><summary>${escape(h)}</summary><pre>${escape(fs.readFileSync(path.join(top, h), 'utf8'))}</pre></details>`).join('\n');
+  `<details><summary>${escape(h)}</summary><pre>${escape(shownText(h))}</pre></details>`).join('\n');
 const machineryHtml = named.length ? '<p class="note">It also includes, from the repository: ' +
   named.map(h => `${escape(h)} (${machinery[h]})`).join(', ') + '.</p>' : '';
+
+// Above the program, its chapter README's words for it (the row of the README's table of files):
+// one source for both. Inline `code` and **bold** as Markdown has them; the rest as text.
+const chapter = folder.split('/')[0];
+const markdown = text => escape(text).replace(/`([^`]+)`/g, '<code>$1</code>').replace(/\*\*([^*]+)\*\*/g, '<b>$1</b>');
+const readmeRow = fs.readFileSync(path.join(top, chapter, 'README.md'), 'utf8').split('\n')
+  .find(line => line.startsWith('|') && line.includes(name + '.cpp`'));
+const readmeCells = readmeRow ? readmeRow.split('|').map(c => c.trim()).filter(Boolean) : [];
+const aboutHtml = readmeCells.length ? `<p class="readme">${markdown(readmeCells[readmeCells.length - 1])} ` +
+  `<span class="note">(${escape(chapter)}/README.md)</span></p>` : '';
+
+// Beside the output, make book's rows for it (tests/fixtures/book_claims.tsv, tests/book.sh): the
+// book's words, the line of ours that holds its figure (from the golden), and same or ours with why.
+const claims = fs.readFileSync(path.join(top, 'tests/fixtures/book_claims.tsv'), 'utf8').split('\n')
+  .filter(line => line && !line.startsWith('#')).map(line => line.split('\t'))
+  .filter(([golden]) => golden === program || golden.startsWith(program + '@'));
+const bookRows = claims.map(([golden, text, said, why]) => {
+  const goldenFile = path.join(top, 'tests/golden', golden + '.txt');
+  const line = fs.existsSync(goldenFile) ? (fs.readFileSync(goldenFile, 'utf8').split('\n').find(l => l.includes(text)) || text) : text;
+  const args = fs.existsSync(path.join(top, 'tests/golden', golden + '.args')) ?
+    fs.readFileSync(path.join(top, 'tests/golden', golden + '.args'), 'utf8').trim() : '';
+  return `<tr><td>${escape(said)}</td><td><code>${escape(line.trim())}</code>${args ? ` <span class="note">(with ${escape(args)})</span>` : ''}</td>` +
+         `<td>${why ? 'ours' : 'same'}</td><td>${escape(why || '')}</td></tr>`;
+});
+const bookHtml = bookRows.length ? `<details class="book" open><summary>Beside the book (make book): ` +
+  `${claims.filter(c => !c[3]).length} the same, ${claims.filter(c => c[3]).length} ours on purpose</summary>` +
+  `<div class="scroll"><table><thead><tr><th>The book (section: what it says)</th><th>Our program prints</th><th></th>` +
+  `<th>Why ours differs</th></tr></thead><tbody>\n${bookRows.join('\n')}\n</tbody></table></div>` +
+  `<p class="note">${escape(chapter)}/README.md says more on each difference.</p></details>` : '';
 
 // What the browser cannot do that the terminal can.
 const notes = [];
@@ -70,7 +109,11 @@ if (/--load|--model/.test(help)) notes.push('The program runs in a folder of its
 const fill = {
   NAME: escape(name), NAME_JSON: JSON.stringify(name), WHAT: escape(about.what), FOLDER: escape(folder),
   CHAPTER: escape(folder.split('/')[0]), SECTION: about.section ? ' · section ' + escape(about.section) : '',
-  OPTIONS: fields, HELP: help.startsWith('usage:') ? escape(help) : 'It takes no options, and prints its output for --help too.', SOURCE: escape(source), HEADERS: headerHtml + machineryHtml,
+  FOLDERS_JSON: JSON.stringify(options.filter(o => /^(DIR|FOLDER|FILE)$/.test(o.value))
+    .map(o => [o.name, o.value === 'FILE' ? 'file' : 'dir'])),
+  NATIVE_JSON: JSON.stringify(`make build/${program} && build/${program}`),
+  ABOUT: aboutHtml, BOOK: bookHtml, NATIVE: escape(`make build/${program} && build/${program}`),
+  OPTIONS: fields, HELP: help.startsWith('usage:') ? escape(help) : 'It takes no options, and prints its output for --help too.', SOURCE: escape(shownText(program + '.cpp')), HEADERS: headerHtml + machineryHtml,
   NOTE: notes.map(n => `<p class="note">${escape(n)}</p>`).join('\n  '),
   WORKER: asScriptText(fs.readFileSync(path.join(here, 'worker.js'), 'utf8'), 'worker.js'),
   PROGRAM: asScriptText(fs.readFileSync(js, 'utf8'), js),

@@ -11,7 +11,11 @@
 # Left out: the exercises (the handout is their place) and tiny_train, which
 # needs the training text and threads (chapter_tiny/README.md trains it).
 BUILD    ?= build
-WEB      := $(BUILD)/web
+# ANSWERS=hidden: the pages for a class, in their own folder, with every exercise's solution region
+# shown as the handout has it (the programs are the same, compiled from the full source).
+ANSWERS  ?= shown
+WEB      := $(BUILD)/web$(if $(filter hidden,$(ANSWERS)),-answers-hidden)
+export ANSWERS
 # (the compiled programs beside it, so that $(WEB) is only what is published)
 OBJ      := $(BUILD)/web-obj
 EMXX     ?= em++

@@ -1,7 +1,7 @@
 // tests/web/worker.js: the start of the Web Worker a page runs its program in
 // (tests/web/page.html makes the worker from this, then the program's own
 // JavaScript from em++, in one piece). The page puts JOB before it:
-//   var JOB = {args: [...], name: "15_2_Lab5_Training"};
+//   var JOB = {args: [...], name: "15_2_Lab5_Training", folders: [["--svg", "dir"], ...]};
 // It hands the program its arguments with argv[0] its native name, takes stdout
 // and stderr byte by byte, posting them a line at a time, and when the program
 // ends posts its exit status and every file it wrote (--svg, --html, --save).
@@ -52,7 +52,16 @@ var Module = (function () {
     preRun: [function () {
       FS.mkdirTree('/work');
       FS.chdir('/work');
+      // The folder an option names (--svg DIR), or the folder of a file it names (--html out/x.html).
+      JOB.folders.forEach(function (option) {
+        var at = JOB.args.indexOf(option[0]), value = at >= 0 ? JOB.args[at + 1] : undefined;
+        if (value === undefined) return;
+        var folder = option[1] === 'dir' ? value : value.slice(0, Math.max(0, value.lastIndexOf('/')));
+        // (mkdirTree reads a relative path from the root: the program's folder is /work)
+        if (folder) try { FS.mkdirTree(folder[0] === '/' ? folder : '/work/' + folder); } catch (e) { /* the program says what is wrong */ }
+      });
       before = files('/work', {});
+      postMessage({running: true});
     }],
     onExit: end,
     // A crash (an uncaught C++ exception, a thread the browser build cannot start):
