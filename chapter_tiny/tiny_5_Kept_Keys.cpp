@@ -72,10 +72,10 @@ static long read_letter(const TinyModel& model, KeptKeys& cache, int id, float* 
         multiply_adds += times(middle, found, knob.write, WIDTH, WIDTH);
         level_forward(second, &mean, &rstd, middle, knob.level2_gain, knob.level2_bias, 1);
         float hidden[HIDDEN] = {}, fired[HIDDEN], share[HIDDEN];  // (F) each
-        multiply_adds += times(hidden, second, knob.hidden, WIDTH, HIDDEN);
+        multiply_adds += times(hidden, second, knob.network_hidden, WIDTH, HIDDEN);
         gelu_forward(fired, share, hidden, HIDDEN);
-        std::copy(middle, middle + WIDTH, notebook);  // out = middle + fired · out: the next block's notebook
-        multiply_adds += times(notebook, fired, knob.out, HIDDEN, WIDTH);
+        std::copy(middle, middle + WIDTH, notebook);  // middle + fired · network_write: the next block's notebook
+        multiply_adds += times(notebook, fired, knob.network_write, HIDDEN, WIDTH);
     }
     cache.T = t + 1;
     float last[WIDTH], mean, rstd;
