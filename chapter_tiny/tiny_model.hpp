@@ -18,10 +18,12 @@
 //   backward(model, tape, ids, targets, scale, grads, scratch)  // the gradient of the loss
 //   adamw_step(model, grads, clip, adam, lr, decay, step, 0, model.knobs.size())  // one training step
 //
-// Laid out as llm.c's train_gpt2.c: the layers, each a `<layer>_forward` /
+// In the order of llm.c's train_gpt2.c: the layers, each a `<layer>_forward` /
 // `<layer>_backward` pair with its shapes; the model (all knobs in one flat
 // block, the gradients in a block of the same shape, the activations in one
-// tape); the optimiser, AdamW; the sampler. The checkpoint file and the
+// tape); the optimiser, AdamW; the sampler. Its matrices are not laid out as
+// llm.c's, (out, in): each is (in, out), used as x·M, as the chapter's code
+// multiplies (README.md, "Conventions"). The checkpoint file and the
 // vocabulary are tiny_checkpoint.hpp's. T is the number of letters read.
 // All arithmetic is float, in loops of fixed order, so results are the same
 // with every compiler and at every optimisation level. The trainer runs faster
