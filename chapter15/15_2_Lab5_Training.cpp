@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "colour_pictures.hpp"  // show, chart_over_updates, show_wear_row, show_heatmap
 #include "colour_recall.hpp"
 #include "plot.hpp"
 
@@ -95,36 +96,7 @@ static void print_trained_rows(const Params& trained, const Params* start, const
 // ---------------------------------------------------------------------------
 // The pictures Lab 5 draws
 
-static void show(const std::string& picture) { std::printf("%s\n", picture.c_str()); }
-
-// A line chart over the updates 0 to `updates`, with `series` empty series to fill.
-static LineChart chart_over_updates(const char* title, const char* y_label, int updates, int series) {
-    LineChart chart{title, "update", y_label, std::vector<float>(size_t(updates) + 1), std::vector<Series>(size_t(series))};
-    for (int u = 0; u <= updates; u++) chart.x[u] = float(u);
-    return chart;
-}
-
-// The wear row of the red prefix over the updates: one row per position, one
-// column every `every` updates. In the terminal every fifth column and the last
-// are labelled; in an SVG the column holding a round number of updates.
-static Heatmap wear_over_updates(const Run& run, const Example& red, int every, bool svg) {
-    const int updates = int(run.history.size()) - 1, T = int(red.tokens.size());
-    // A round number of updates, at least 1 (a short run's ticks are fractions).
-    const int label_step = svg ? std::max(1, int(nice_ticks(0, updates)[1])) : every * 5;
-    Heatmap h{"Attention row at wear (position 10) over the updates, red prefix", Matrix(T, updates / every + 1), {}, {}};
-    h.lo = 0.0f, h.hi = 1.0f;
-    if (svg) h.x_label = "update", h.y_label = "key position";
-    for (int j = 0; j < T; j++) {
-        h.row_labels.push_back(formatted("%d %s", j + 1, WORDS[red.tokens[j]]));
-        for (int u = 0; u <= updates; u += every) h.values(j, u / every) = run.history[u].wear_row[j];
-    }
-    for (int u = 0; u <= updates; u += every) {
-        const bool labelled = u % label_step < every || (!svg && u == updates);
-        h.col_labels.push_back(labelled ? formatted("%d", u == updates && !svg ? u : u - u % label_step) : "");
-    }
-    return h;
-}
-
+// The loss, the wear row and the colour probabilities over the updates.
 static void draw_training(const Run& run, const Example& red, const std::string& svg_dir) {
     const bool fancy = fancy_output();
     const int updates = int(run.history.size()) - 1;
@@ -132,7 +104,8 @@ static void draw_training(const Run& run, const Example& red, const std::string&
     LineChart probs = chart_over_updates("Colour probabilities at wear, red prefix", "probability", updates, 3);
     loss.series[0].name = "training loss", loss.series[1].name = "validation loss";
     const char* const colour_of[3] = {"#d62728", "#1f77b4", "#222222"};  // red, blue, black
-    for (int c = 0; c < 3; c++) probs.series[c].name = formatted("p(%s)", COLOURS[c]), probs.series[c].colour = colour_of[c];
+    for (int c = 0; c < 3; c++)
+        probs.series[c].name = formatted("p(%s)", COLOURS[c]), probs.series[c].colour = colour_of[c];
     for (const Measurement& m : run.history) {
         loss.series[0].y.push_back(m.training_loss);
         loss.series[1].y.push_back(m.validation_loss);
@@ -140,17 +113,12 @@ static void draw_training(const Run& run, const Example& red, const std::string&
     }
     loss.y_min = 0.0f;
     probs.y_min = 0.0f, probs.y_max = 1.0f;
-    const int every = updates >= 100 ? updates / 20 : 1;  // about 21 columns in the terminal
 
     show(text_line_chart(loss, fancy));
-    show(text_heatmap(wear_over_updates(run, red, every, false), fancy));
-    std::printf("  (one column every %d updates)\n\n", every);
+    show_wear_row(run.history, red, fancy, svg_dir);
     show(text_line_chart(probs, fancy));
     if (!svg_dir.empty()) {
-        const int svg_every = updates >= 400 ? updates / 400 : 1;  // at most about 400 columns
-        const Heatmap wear = wear_over_updates(run, red, svg_every, true);
         write_svg(svg_dir, "loss.svg", svg_line_chart(loss));
-        write_svg(svg_dir, "wear_row.svg", svg_heatmap(wear, 600.0 / wear.values.cols, 24));
         write_svg(svg_dir, "colour_probabilities.svg", svg_line_chart(probs));
     }
 }
@@ -161,11 +129,7 @@ static void draw_matrix(const char* title, const Matrix& values, const std::vect
                  const char* file, const std::string& svg_dir) {
     Heatmap map{title, values, row_labels, col_labels};
     map.x_label = x_label, map.y_label = y_label;
-    float lo, hi;
-    value_range(map.values.data, lo, hi);
-    show(text_heatmap(map, fancy_output()));
-    std::printf("  entries between %.2f and %.2f\n\n", lo, hi);
-    if (!svg_dir.empty()) write_svg(svg_dir, file, svg_heatmap(map));
+    show_heatmap(map, file, svg_dir);
 }
 
 // The trained matrices as heatmaps (15.2.3): readable only through what they do.

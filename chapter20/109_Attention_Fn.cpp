@@ -25,6 +25,8 @@ static Attention attention(const Matrix& X, const Matrix& WQ, const Matrix& WK, 
     Matrix K = matmul(X, transpose(WK));  // (SL x DK)
     Matrix V = matmul(X, transpose(WV));  // (SL x DV)
 
+    // Raw Q K^T, no 1/sqrt(d_k): the book's listing does not scale, and Figure 20-5's weights are these. Chapter 15
+    // (Lab 4 on, S = Q K^T / sqrt(d_k)) and the tiny model (attend_forward) divide the scores by sqrt(key width).
     Matrix weights = softmax_rows(matmul(Q, transpose(K)));  // (SL x SL)
     Matrix out = matmul(weights, V);                          // (SL x DV)
     return {weights, out};
@@ -40,7 +42,7 @@ int main(int argc, char** argv) {
     });
     const char* words[SL] = {"the", "cat", "sat", "down"};
 
-    // Same chosen projections as Step 2
+    // Same chosen projections as listing 107 (20.4)
     Matrix WQ(DK, DM, {
         -0.54f, +0.23f, +1.14f, +0.16f,
         +1.01f, +0.59f, +3.72f, -0.67f,

@@ -1,11 +1,15 @@
 // tiny_2_No_Peeking.cpp: "No peeking": the causal mask, in the trained model reading the sentence.
 // Book section: tiny.2
 //
-// The triangle of one head: each row a letter doing the reading, each column a
-// letter being read, a mark whose size shows the weight. Nothing sits above the
-// diagonal, because no letter reads ahead, and every row adds up to 100%: the
-// program checks both. Then why positions matter: without the position table,
-// shuffling the earlier letters leaves every letter's score as it was.
+// Where the mask is: tiny_model.hpp's attend_forward, run here on the first
+// four letters, scores letter t against letters 0 to t and stops at the diagonal.
+// Then the triangle of one head over the whole sentence: each row a letter doing
+// the reading, each column a letter being read, a mark whose size shows the
+// weight. Nothing sits above the diagonal, because no letter reads ahead, and
+// every row adds up to 100%: the program checks both. Then why positions matter:
+// without the position table, shuffling the earlier letters leaves every
+// letter's score as it was.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -14,9 +18,46 @@
 #include "cli.hpp"
 #include "tiny_model_path.hpp"  // model_option
 #include "tiny_pictures.hpp"  // picture_options, write_pictures
-#include "tiny_reading.hpp"
+#include "tiny_reading.hpp"     // Reading, head_option, triangle_svg, triangle_page
 
 constexpr uint64_t SHUFFLE_SEED = 1;  // the one shuffle of "Why positions matter"
+
+// ---------------------------------------------------------------------------
+// Where the mask is. attend_forward, the chapter's attend, makes each letter t's
+// row of weights in a loop that stops at t, and writes 0 after it:
+//
+//     for (int s = 0; s <= t; s++) {  // the score of letter s, for s = 0 .. t only
+//     ...
+//     for (int s = t + 1; s < T; s++) row[s] = 0.0f;  // no peeking: nothing above the diagonal
+
+constexpr int FIRST = 4;  // the letters of the small case
+
+// attend_forward on the first FIRST letters' lookups alone, in block b; head h's rows.
+static void print_mask(const Tape& tape, const std::string& text, int b, int h) {
+    const int T = std::min(FIRST, tape.T);
+    std::vector<float> found(size_t(T) * WIDTH), weights(size_t(HEADS) * T * T);  // (T,W), (HEADS,T,T)
+    attend_forward(found.data(), weights.data(), tape.block[b].lookups, T);  // lookups' first T rows (T,3W)
+    std::printf("Where the mask is: attend_forward (tiny_model.hpp) scores letter t against letters s = 0 to t,\n"
+                "`for (int s = 0; s <= t; s++)`, and writes 0 after t. Run on the first %d letters alone:\n\n", T);
+    std::printf("              ");
+    for (int s = 0; s < T; s++) std::printf("%8c", shown(text[s]));
+    std::printf("\n");
+    bool same = true;  // each weight as the whole text's tape has it
+    for (int t = 0; t < T; t++) {
+        std::printf("  letter %d %c  ", t, shown(text[t]));
+        for (int s = 0; s < T; s++) {
+            const float w = weights[(h * T + t) * T + s];
+            if (s <= t) std::printf("  %5.1f%%", 100.0 * w);
+            else std::printf("%8s", "0");
+            same = same && w == weight(tape, b, h, t, s);
+        }
+        std::printf("\n");
+    }
+    std::printf("\nEach row stops at the diagonal: letter %d reads itself and the %d before it, none after.\n", T - 1,
+                T - 1);
+    std::printf("The same weights, bit for bit, as the first %d rows of the triangle, read with the whole text: %s\n\n",
+                T, same ? "yes" : "NO");
+}
 
 // ---------------------------------------------------------------------------
 // The triangle in the terminal
@@ -193,9 +234,7 @@ static const char* USAGE =
 int main(int argc, char** argv) {
     Options options(argc, argv, USAGE);
     const std::string text = options.text("text", SENTENCE);
-    const int b = int(options.integer("block", 1, 1, BLOCKS)) - 1, h = int(options.integer("head", 1, 1, HEADS)) - 1;
-    const bool chosen = options.given("block") || options.given("head");
-    if (chosen && !(options.given("block") && options.given("head"))) fail("--block and --head go together; give both");
+    const HeadOption chosen = head_option(options);
     const bool row_given = options.given("row");
     const long row_option = options.integer("row", 0, 0, SEATS - 1);
     const std::string model_file = model_option(options);
@@ -207,10 +246,10 @@ int main(int argc, char** argv) {
     const int T = reading.T, row = letter_option("row", row_given, row_option, T);
 
     std::printf("No peeking: the trained model reading \"%s\" (%d characters)\n\n", text.c_str(), T);
-    int block = b, head = h;
+    int block = chosen.block, head = chosen.head;
     const std::vector<int> counted = after_word_start(text);
     auto space_hits = [&](int bb, int hh) { return space_before_word_count(tape, text, bb, hh); };
-    if (!chosen) {
+    if (!chosen.given) {
         best_head(space_hits, block, head);
         std::printf("%s, the head whose largest weight most often falls on the space before the\n"
                     "current word: at %d of the %zu letters after a word's first letter.\n\n",
@@ -220,6 +259,7 @@ int main(int argc, char** argv) {
                     "of the %zu letters after a word's first letter.\n\n",
                     head_name(block, head).c_str(), space_hits(block, head), counted.size());
     }
+    print_mask(tape, text, block, head);
     print_triangle(tape, text, block, head, fancy_output());
     std::printf("\n");
     print_row(tape, text, block, head, row);
@@ -229,16 +269,7 @@ int main(int argc, char** argv) {
     std::printf("\n");
     why_positions_matter(reading.model, reading.ids, text);
 
-    write_pictures(
-        pictures, [&] { return triangle_svg(tape, text, block, head, row, false); },
-        [&] {
-            const std::string intro = formatted("The tiny model's %s reading \"%s\". Point at a row (on a phone, "
-                                                "tap it), or click the picture and use the up and down arrow keys, "
-                                                "to see what that letter reads. Nothing is above the diagonal: no "
-                                                "letter reads ahead.",
-                                                head_name(block, head).c_str(), text.c_str());
-            return html_page("No peeking", intro, triangle_svg(tape, text, block, head, row, true), 'y', TRIANGLE_TOP,
-                             T, row);
-        });
+    write_pictures(pictures, [&] { return triangle_svg(tape, text, block, head, row, false); },
+                   [&] { return triangle_page(tape, text, block, head, row); });
     return 0;
 }

@@ -45,7 +45,7 @@ constexpr uint64_t SEED = 1;
 // The three parts of a notebook going out of a block
 
 // For one block and letter: the notebook that came in, what attention wrote
-// (found · write) and what the network wrote (fired · out). They add up to
+// (found · write) and what the network wrote (fired · network_write). They add up to
 // the block's out, with the float rounding of the adds.
 struct Parts {
     float came_in[WIDTH], attention[WIDTH], network[WIDTH], out[WIDTH];
@@ -57,7 +57,7 @@ static Parts parts_of(const Tape& tape, const BlockKnobs& knob, int b, int t) {
     Parts p = {};
     std::copy(block.notebooks + t * WIDTH, block.notebooks + (t + 1) * WIDTH, p.came_in);
     multiply_forward(p.attention, block.found + t * WIDTH, knob.write, 1, WIDTH, WIDTH);
-    multiply_forward(p.network, block.fired + t * HIDDEN, knob.out, 1, HIDDEN, WIDTH);
+    multiply_forward(p.network, block.fired + t * HIDDEN, knob.network_write, 1, HIDDEN, WIDTH);
     std::copy(block.out + t * WIDTH, block.out + (t + 1) * WIDTH, p.out);
     return p;
 }

@@ -37,22 +37,32 @@ struct KeptKeys {
 };
 
 // ---------------------------------------------------------------------------
-// One letter through the model, as block_forward takes one row of it
+// Counting: each matrix product and each attention, as read_letter calls them
 
-// out (N) += in (K) · M (K,N): one letter's row of multiply_forward. Returns its multiply-adds.
-static long times(float* out, const float* in, const float* M, int K, int N) {
+static long multiply_adds = 0;  // the work done so far; read around each letter (read_and_count)
+
+// out (N) += in (K) · M (K,N): one letter's row of multiply_forward, counted.
+static void times(float* out, const float* in, const float* M, int K, int N) {
     multiply_forward(out, in, M, 1, K, N);
-    return long(K) * N;
+    multiply_adds += long(K) * N;
 }
+
+// attend_cached (tiny_model.hpp; exercise tiny.5), counted: each head, for each
+// of T letters, 8 multiply-adds for the score and 8 for the value.
+static void attend(float* found, const float* query, const float* keys, const float* values, int T) {
+    attend_cached(found, query, keys, values, T);
+    multiply_adds += 2 * WIDTH * T;
+}
+
+// ---------------------------------------------------------------------------
+// One letter through the model, as block_forward takes one row of it
 
 // The letter `id` in seat cache.T: through both blocks, making its query, key
 // and value once and keeping the key and value; then the logits (V) of the
-// letter after it. Returns the multiply-adds it did (levels, GELU and softmax,
-// a few per number, left out, as tests/bench/bench_tiny.sh counts).
-static long read_letter(const TinyModel& model, KeptKeys& cache, int id, float* logits) {
+// letter after it.
+static void read_letter(const TinyModel& model, KeptKeys& cache, int id, float* logits) {
     const Knobs k = knobs(model);
     const int t = cache.T;  // this letter's seat
-    long multiply_adds = 0;
     float notebook[WIDTH];  // (W) this letter's notebook: token table[id] + position table[t]
     embed_forward(notebook, &id, k.token, k.position + t * WIDTH, 1);
     for (int b = 0; b < BLOCKS; b++) {
@@ -60,29 +70,35 @@ static long read_letter(const TinyModel& model, KeptKeys& cache, int id, float* 
         float first[WIDTH], second[WIDTH], mean, rstd;  // (W) each; level's mean and rstd are not needed after
         level_forward(first, &mean, &rstd, notebook, knob.level1_gain, knob.level1_bias, 1);
         float lookups[3 * WIDTH] = {};  // (3W) this letter's query, key and value side by side
-        multiply_adds += times(lookups, first, knob.lookup, WIDTH, 3 * WIDTH);
-        std::copy(lookups + WIDTH, lookups + 2 * WIDTH, cache.keys[b] + t * WIDTH);  // kept for every later letter
+        times(lookups, first, knob.lookup, WIDTH, 3 * WIDTH);
+        // The cache: keep this letter's key and value in its seat, for every later letter to read
+        std::copy(lookups + WIDTH, lookups + 2 * WIDTH, cache.keys[b] + t * WIDTH);
         std::copy(lookups + 2 * WIDTH, lookups + 3 * WIDTH, cache.values[b] + t * WIDTH);
-        float found[WIDTH];  // (W) what the 4 heads read
-        // attend_forward's row t, from the kept keys and values (tiny_model.hpp; exercise tiny.5)
-        attend_cached(found, lookups, cache.keys[b], cache.values[b], t + 1);
-        multiply_adds += 2 * WIDTH * (t + 1);  // each head, for each of t+1 letters: 8 for the score, 8 for the value
+        float found[WIDTH];  // (W) what the 4 heads read: attend_forward's row t, from the kept keys and values
+        attend(found, lookups, cache.keys[b], cache.values[b], t + 1);
         float middle[WIDTH];  // (W) middle = notebook + found · write
         std::copy(notebook, notebook + WIDTH, middle);
-        multiply_adds += times(middle, found, knob.write, WIDTH, WIDTH);
+        times(middle, found, knob.write, WIDTH, WIDTH);
         level_forward(second, &mean, &rstd, middle, knob.level2_gain, knob.level2_bias, 1);
         float hidden[HIDDEN] = {}, fired[HIDDEN], share[HIDDEN];  // (F) each
-        multiply_adds += times(hidden, second, knob.hidden, WIDTH, HIDDEN);
+        times(hidden, second, knob.network_hidden, WIDTH, HIDDEN);
         gelu_forward(fired, share, hidden, HIDDEN);
-        std::copy(middle, middle + WIDTH, notebook);  // out = middle + fired · out: the next block's notebook
-        multiply_adds += times(notebook, fired, knob.out, HIDDEN, WIDTH);
+        std::copy(middle, middle + WIDTH, notebook);  // middle + fired · network_write: the next block's notebook
+        times(notebook, fired, knob.network_write, HIDDEN, WIDTH);
     }
     cache.T = t + 1;
     float last[WIDTH], mean, rstd;
     level_forward(last, &mean, &rstd, notebook, k.final_gain, k.final_bias, 1);
     std::fill(logits, logits + model.V, 0.0f);
-    multiply_adds += times(logits, last, k.output, WIDTH, model.V);
-    return multiply_adds;
+    times(logits, last, k.output, WIDTH, model.V);
+}
+
+// read_letter, and the multiply-adds it did (levels, GELU and softmax, a few per
+// number, left out, as tests/bench/bench_tiny.sh counts).
+static long read_and_count(const TinyModel& model, KeptKeys& cache, int id, float* logits) {
+    const long before = multiply_adds;
+    read_letter(model, cache, id, logits);
+    return multiply_adds - before;
 }
 
 // ---------------------------------------------------------------------------
@@ -93,7 +109,7 @@ static long read_letter(const TinyModel& model, KeptKeys& cache, int id, float* 
 enum Kind { PROMPT, KEPT, SLID, KINDS };
 
 struct Tally {
-    long seat_cost[SEATS] = {};  // what read_letter cost in each seat (it depends on the seat alone)
+    long seat_cost[SEATS] = {};  // what reading a letter cost in each seat (it depends on the seat alone)
     long letters[KINDS] = {}, first_letter[KINDS] = {};
     long with_cache[KINDS] = {}, without[KINDS] = {};  // multiply-adds, added up over those letters
     int prompt_read = 0;                               // letters the first letter's window held
@@ -125,11 +141,11 @@ static Tally generate(const TinyModel& model, const std::string& prompt, long le
             cache.T = 0;
             cache.oldest = oldest;
             for (int s = 0; s < T - 1; s++) {
-                tally.seat_cost[s] = read_letter(model, cache, window[s], logits.data());
+                tally.seat_cost[s] = read_and_count(model, cache, window[s], logits.data());
                 cost += tally.seat_cost[s];
             }
         }
-        tally.seat_cost[T - 1] = read_letter(model, cache, window[T - 1], logits.data());  // the newest letter
+        tally.seat_cost[T - 1] = read_and_count(model, cache, window[T - 1], logits.data());  // the newest letter
         cost += tally.seat_cost[T - 1];
         ids.push_back(sample_next(logits.data(), model.V, temperature, rng));
         std::fputc(model.vocabulary[ids.back()], stdout);

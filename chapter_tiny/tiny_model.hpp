@@ -18,10 +18,12 @@
 //   backward(model, tape, ids, targets, scale, grads, scratch)  // the gradient of the loss
 //   adamw_step(model, grads, clip, adam, lr, decay, step, 0, model.knobs.size())  // one training step
 //
-// Laid out as llm.c's train_gpt2.c: the layers, each a `<layer>_forward` /
+// In the order of llm.c's train_gpt2.c: the layers, each a `<layer>_forward` /
 // `<layer>_backward` pair with its shapes; the model (all knobs in one flat
 // block, the gradients in a block of the same shape, the activations in one
-// tape); the optimiser, AdamW; the sampler. The checkpoint file and the
+// tape); the optimiser, AdamW; the sampler. Its matrices are not laid out as
+// llm.c's, (out, in): each is (in, out), used as x·M, as the chapter's code
+// multiplies (README.md, "Conventions"). The checkpoint file and the
 // vocabulary are tiny_checkpoint.hpp's. T is the number of letters read.
 // All arithmetic is float, in loops of fixed order, so results are the same
 // with every compiler and at every optimisation level. The trainer runs faster
@@ -55,9 +57,11 @@ constexpr int MAX_VOCABULARY = 256;     // V: a checkpoint's letters are distinc
 //   weights         attention weights (softmax)        att
 //   found           attention output                   atty
 //   write           attention output projection        attprojw
-//   hidden          MLP's first layer                  fcw / fch
+//   network_hidden  MLP's first layer (weight)         fcw
+//   hidden          MLP's first layer (activation)     fch
 //   fired           GELU of hidden (activation)        fch_gelu
-//   out             MLP's projection back              fcprojw
+//   network_write   MLP's projection back (weight)     fcprojw
+//   out             a block's output: next notebooks   residual3
 //   seats           context length                     maxT
 //   tape            saved activations                  acts
 //   scratch         activations' gradients             grads_acts
@@ -333,8 +337,8 @@ struct BlockKnobs {
     float* write;        // (W,W): what attention found, written back into the notebooks
     float* level2_gain;  // (W)
     float* level2_bias;  // (W)
-    float* hidden;       // (W,F)
-    float* out;          // (F,W)
+    float* network_hidden;  // (W,F): the small network widens each notebook to F
+    float* network_write;   // (F,W): what the network fired, written back into the notebooks
 };
 
 // Named views into one flat block of floats, in the checkpoint's order.
@@ -365,8 +369,8 @@ inline Knobs knob_views(float* base, int V) {
         b.write = carve.take(WIDTH * WIDTH);
         b.level2_gain = carve.take(WIDTH);
         b.level2_bias = carve.take(WIDTH);
-        b.hidden = carve.take(WIDTH * HIDDEN);
-        b.out = carve.take(HIDDEN * WIDTH);
+        b.network_hidden = carve.take(WIDTH * HIDDEN);
+        b.network_write = carve.take(HIDDEN * WIDTH);
     }
     k.final_gain = carve.take(WIDTH);
     k.final_bias = carve.take(WIDTH);
@@ -404,8 +408,8 @@ inline TinyModel new_model(const std::string& vocabulary, Rng& rng) {
         for (int i = 0; i < WIDTH; i++) b.level1_gain[i] = b.level2_gain[i] = 1.0f;
         fill(b.lookup, WIDTH * 3 * WIDTH, narrow);
         fill(b.write, WIDTH * WIDTH, narrow * residual);
-        fill(b.hidden, WIDTH * HIDDEN, narrow);
-        fill(b.out, HIDDEN * WIDTH, wide * residual);
+        fill(b.network_hidden, WIDTH * HIDDEN, narrow);
+        fill(b.network_write, HIDDEN * WIDTH, wide * residual);
     }
     for (int i = 0; i < WIDTH; i++) k.final_gain[i] = 1.0f;
     fill(k.output, WIDTH * size_t(model.V), 0.02f);
@@ -431,7 +435,7 @@ struct BlockTape {
     float* hidden;     // (T,F)
     float* fired;      // (T,F) GELU of hidden
     float* share;      // (T,F) GELU's share of hidden, for the backward
-    float* out;        // (T,W) middle + fired · out: the next block's notebooks
+    float* out;        // (T,W) middle + fired · network_write: the next block's notebooks
 };
 
 struct Tape {
@@ -486,7 +490,7 @@ inline float attention_weight(const Tape& tape, int block, int head, int t, int 
 // tiny_4_Residual_Adds takes one out to show what it keeps; everything else keeps both.
 struct Adds {
     bool attention = true;  // middle = notebooks + found · write, or found · write alone
-    bool network = true;    // out = middle + fired · out, or fired · out alone
+    bool network = true;    // out = middle + fired · network_write, or fired · network_write alone
 };
 
 // One block, as the chapter's `block` function.
@@ -501,12 +505,12 @@ inline void block_forward(const BlockKnobs& k, BlockTape& b, int T, Adds adds = 
     multiply_forward(b.middle, b.found, k.write, T, WIDTH, WIDTH);
     level_forward(b.second.out, b.second.mean, b.second.rstd, b.middle, k.level2_gain, k.level2_bias, T);
     std::fill(b.hidden, b.hidden + T * HIDDEN, 0.0f);
-    multiply_forward(b.hidden, b.second.out, k.hidden, T, WIDTH, HIDDEN);
+    multiply_forward(b.hidden, b.second.out, k.network_hidden, T, WIDTH, HIDDEN);
     gelu_forward(b.fired, b.share, b.hidden, T * HIDDEN);
-    // out = middle + fired · out (without the network add, fired · out alone)
+    // out = middle + fired · network_write (without the network add, fired · network_write alone)
     if (adds.network) std::copy(b.middle, b.middle + T * WIDTH, b.out);
     else std::fill(b.out, b.out + T * WIDTH, 0.0f);
-    multiply_forward(b.out, b.fired, k.out, T, HIDDEN, WIDTH);
+    multiply_forward(b.out, b.fired, k.network_write, T, HIDDEN, WIDTH);
 }
 
 // The whole model over ids[0..T), 1 <= T <= SEATS: fills the tape, ending with probs.
@@ -559,14 +563,14 @@ struct Scratch {
 // A block backward, block_forward's steps undone last first: d (T,W) holds
 // d loss / d block's out on entry and d loss / d block's notebooks on return.
 inline void block_backward(const BlockKnobs& k, BlockKnobs& g, const BlockTape& b, float* d, Scratch& s, int T) {
-    // out = middle + fired · out
+    // out = middle + fired · network_write
     std::copy(d, d + T * WIDTH, s.dmiddle);
     std::fill(s.dfired, s.dfired + T * HIDDEN, 0.0f);
-    multiply_backward(s.dfired, g.out, d, b.fired, k.out, T, HIDDEN, WIDTH);
-    // fired = gelu(hidden); hidden = second · hidden
+    multiply_backward(s.dfired, g.network_write, d, b.fired, k.network_write, T, HIDDEN, WIDTH);
+    // fired = gelu(hidden); hidden = second · network_hidden
     gelu_backward(s.dhidden, s.dfired, b.hidden, b.share, T * HIDDEN);
     std::fill(s.dlevel, s.dlevel + T * WIDTH, 0.0f);
-    multiply_backward(s.dlevel, g.hidden, s.dhidden, b.second.out, k.hidden, T, WIDTH, HIDDEN);
+    multiply_backward(s.dlevel, g.network_hidden, s.dhidden, b.second.out, k.network_hidden, T, WIDTH, HIDDEN);
     // second = level(middle)
     level_backward(s.dmiddle, g.level2_gain, g.level2_bias, s.dlevel, b.middle, b.second.mean, b.second.rstd,
                    k.level2_gain, T);

@@ -108,8 +108,8 @@ inline std::vector<float> transposed_knobs(const TinyModel& model) {
     for (int b = 0; b < BLOCKS; b++) {
         transpose_into(t.block[b].lookup, k.block[b].lookup, WIDTH, 3 * WIDTH);  // (3W,W)
         transpose_into(t.block[b].write, k.block[b].write, WIDTH, WIDTH);
-        transpose_into(t.block[b].hidden, k.block[b].hidden, WIDTH, HIDDEN);  // (F,W)
-        transpose_into(t.block[b].out, k.block[b].out, HIDDEN, WIDTH);        // (W,F)
+        transpose_into(t.block[b].network_hidden, k.block[b].network_hidden, WIDTH, HIDDEN);  // (F,W)
+        transpose_into(t.block[b].network_write, k.block[b].network_write, HIDDEN, WIDTH);    // (W,F)
     }
     transpose_into(t.output, k.output, WIDTH, model.V);  // (V,W)
     return block;
@@ -421,10 +421,10 @@ inline void block_forward_fast(const BlockKnobs& k, BlockTape& b, int T, int fir
     multiply_forward_fast(b.middle + w, b.found + w, k.write, rows, WIDTH, WIDTH);
     level_forward_fast(b.second.out + w, b.second.mean + first, b.second.rstd + first, b.middle + w, k.level2_gain,
                        k.level2_bias, rows);
-    multiply_forward_fast<true>(b.hidden + f, b.second.out + w, k.hidden, rows, WIDTH, HIDDEN);
+    multiply_forward_fast<true>(b.hidden + f, b.second.out + w, k.network_hidden, rows, WIDTH, HIDDEN);
     gelu_forward_fast(b.fired + f, b.share + f, b.hidden + f, rows * HIDDEN);
     std::memcpy(b.out + w, b.middle + w, sizeof(float) * rows * WIDTH);
-    multiply_forward_fast(b.out + w, b.fired + f, k.out, rows, HIDDEN, WIDTH);
+    multiply_forward_fast(b.out + w, b.fired + f, k.network_write, rows, HIDDEN, WIDTH);
 }
 
 // = forward: the same tape, bit for bit.
@@ -460,12 +460,13 @@ inline void forward_last_fast(const TinyModel& model, const int* ids, int T, Tap
 // = block_backward, bit for bit; kt: the block's knobs transposed (transposed_knobs).
 inline void block_backward_fast(const BlockKnobs& k, const BlockKnobs& kt, BlockKnobs& g, const BlockTape& b,
                                 float* d, Scratch& s, int T) {
-    // out = middle + fired · out
+    // out = middle + fired · network_write
     std::memcpy(s.dmiddle, d, sizeof(float) * T * WIDTH);
-    multiply_backward_fast<true>(s.dfired, g.out, d, b.fired, kt.out, T, HIDDEN, WIDTH);
-    // fired = gelu(hidden); hidden = second · hidden
+    multiply_backward_fast<true>(s.dfired, g.network_write, d, b.fired, kt.network_write, T, HIDDEN, WIDTH);
+    // fired = gelu(hidden); hidden = second · network_hidden
     gelu_backward_fast(s.dhidden, s.dfired, b.hidden, b.share, T * HIDDEN);
-    multiply_backward_fast<true>(s.dlevel, g.hidden, s.dhidden, b.second.out, kt.hidden, T, WIDTH, HIDDEN);
+    multiply_backward_fast<true>(s.dlevel, g.network_hidden, s.dhidden, b.second.out, kt.network_hidden, T, WIDTH,
+                                 HIDDEN);
     // second = level(middle)
     level_backward_fast(s.dmiddle, g.level2_gain, g.level2_bias, s.dlevel, b.middle, b.second.mean, b.second.rstd,
                         k.level2_gain, T);

@@ -36,6 +36,18 @@ inline int letter_option(const char* option, bool given, long value, int T) {
     return int(value);
 }
 
+// --block B and --head H (from 1), given together or not at all; block and head count from 0.
+struct HeadOption {
+    int block, head;
+    bool given;
+};
+inline HeadOption head_option(Options& options) {
+    const int b = int(options.integer("block", 1, 1, BLOCKS)) - 1, h = int(options.integer("head", 1, 1, HEADS)) - 1;
+    const bool given = options.given("block") || options.given("head");
+    if (given && !(options.given("block") && options.given("head"))) fail("--block and --head go together; give both");
+    return {b, h, given};
+}
+
 // 1 <= n <= SEATS letters, each in the model's vocabulary (encode names any that is not).
 inline std::vector<int> letters_of(const TinyModel& model, const std::string& text) {
     if (text.empty()) fail(formatted("--text is empty; give a sentence of 1 to %d characters", SEATS));
@@ -365,4 +377,13 @@ inline std::string html_page(const std::string& title, const std::string& intro,
                                    "data-shown=\"%d\">\n%s</div>\n<p id=\"reading\" aria-live=\"polite\"></p>\n",
                                    PHONE_SCALE * width, axis, first, CELL, count, shown_first, svg.c_str()),
                          PAGE_SCRIPT);
+}
+
+// tiny_2_No_Peeking's page: one head's triangle, each row's reads shown as it is pointed at.
+inline std::string triangle_page(const Tape& tape, const std::string& text, int b, int h, int row) {
+    const std::string intro = formatted("The tiny model's %s reading \"%s\". Point at a row (on a phone, tap it), or "
+                                        "click the picture and use the up and down arrow keys, to see what that letter "
+                                        "reads. Nothing is above the diagonal: no letter reads ahead.",
+                                        head_name(b, h).c_str(), text.c_str());
+    return html_page("No peeking", intro, triangle_svg(tape, text, b, h, row, true), 'y', TRIANGLE_TOP, tape.T, row);
 }

@@ -12,9 +12,12 @@ letter by letter. It checks the goldens of chapter_tiny/tiny_generate by hand
 `score` prints the mean next-character cross-entropy; `generate` replays the
 sampler (SplitMix64, as common/matrix.hpp) and prints the text. And, in a few
 seconds, tiny_4_Residual_Adds's figures in its formats, which
-tests/checks/chapter_tiny_tiny_4_Residual_Adds.sh compares in make test:
+tests/checks/chapter_tiny_tiny_4_Residual_Adds.sh compares in make test, and
+tiny_2_No_Peeking's small case (one head's weights over a text's first four
+letters), which tests/checks/chapter_tiny_tiny_2_No_Peeking.sh compares:
 
   python3 tests/reference/tiny_reference.py residual [TEXT]
+  python3 tests/reference/tiny_reference.py mask TEXT BLOCK HEAD
 
 TINY_MODEL=FILE reads another checkpoint.
 """
@@ -71,6 +74,18 @@ def gelu(x):
     return 0.5 * x * (1.0 + math.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3)))
 
 
+def head_weights(look, t, h):
+    """Head h's weights for letter t over letters 0 .. t (no later one: the causal mask), from
+    look, each letter's query, key and value side by side."""
+    q = look[t][h * SIZE:(h + 1) * SIZE]
+    scores = [sum(qi * ki for qi, ki in zip(q, look[s][W + h * SIZE:W + (h + 1) * SIZE])) / math.sqrt(SIZE)
+              for s in range(t + 1)]
+    top = max(scores)
+    e = [math.exp(v - top) for v in scores]
+    total = sum(e)
+    return [v / total for v in e]
+
+
 def read_letter(m, kept, i, adds=(True, True)):
     """Letter i, after the letters whose queries, keys and values `kept` holds (a list
     per block; this letter's are appended). No letter reads a later one, so a text is
@@ -84,16 +99,11 @@ def read_letter(m, kept, i, adds=(True, True)):
         t = len(look) - 1
         found = [0.0] * W
         for h in range(HEADS):
-            q = look[t][h * SIZE:(h + 1) * SIZE]
-            scores = [sum(qi * ki for qi, ki in zip(q, look[s][W + h * SIZE:W + (h + 1) * SIZE])) / math.sqrt(SIZE)
-                      for s in range(t + 1)]
-            top = max(scores)
-            e = [math.exp(v - top) for v in scores]
-            total = sum(e)
+            weights = head_weights(look, t, h)
             for s in range(t + 1):
                 value = look[s][2 * W + h * SIZE:2 * W + (h + 1) * SIZE]
                 for j in range(SIZE):
-                    found[h * SIZE + j] += e[s] / total * value[j]
+                    found[h * SIZE + j] += weights[s] * value[j]
         attention = times(found, b["write"])
         middle = [(a if adds[0] else 0.0) + c for a, c in zip(x, attention)]
         network = times([gelu(v) for v in times(level(middle, b["g2"], b["b2"]), b["hidden"])], b["out"])
@@ -125,6 +135,18 @@ def score(m, text):
     for j in range(1, len(ids)):
         total += next_loss(logits_of(m, ids[max(0, j - SEATS):j]), ids[j])
     return total / (len(ids) - 1)
+
+
+def mask(m, text, block, head, first=4):
+    """tiny_2_No_Peeking's small case, in its format: the first `first` letters of text read
+    alone, and head `head` of block `block` (both from 1): each letter's weights, 0 after it."""
+    kept = [[] for _ in range(BLOCKS)]
+    for c in text[:first]:
+        read_letter(m, kept, m["vocab"].index(c))
+    for t, c in enumerate(text[:first]):
+        weights = head_weights(kept[block - 1], t, head - 1)
+        print("  letter %d %s  " % (t, "_" if c == " " else c) + "".join("  %5.1f%%" % (100 * v) for v in weights) +
+              "%8s" % "0" * (len(kept[0]) - 1 - t))
 
 
 class SplitMix64:
@@ -228,6 +250,8 @@ if __name__ == "__main__":
     model = load(os.environ.get("TINY_MODEL", "chapter_tiny/shakespeare.tiny"))
     if sys.argv[1] == "residual":
         residual(model, sys.argv[2] if len(sys.argv) > 2 else "The bag didn't fit in the car because it was too small")
+    elif sys.argv[1] == "mask":
+        mask(model, sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     elif sys.argv[1] == "score":
         print("mean next-character cross-entropy: %.6f" % score(model, sys.argv[2]))
     else:

@@ -33,8 +33,8 @@ static std::vector<Tensor> tensors(TinyModel& model) {
         add(at + "write", k.block[b].write, WIDTH * WIDTH);
         add(at + "level2_gain", k.block[b].level2_gain, WIDTH);
         add(at + "level2_bias", k.block[b].level2_bias, WIDTH);
-        add(at + "hidden", k.block[b].hidden, WIDTH * HIDDEN);
-        add(at + "out", k.block[b].out, HIDDEN * WIDTH);
+        add(at + "network_hidden", k.block[b].network_hidden, WIDTH * HIDDEN);
+        add(at + "network_write", k.block[b].network_write, HIDDEN * WIDTH);
     }
     add("final_gain", k.final_gain, WIDTH);
     add("final_bias", k.final_bias, WIDTH);
