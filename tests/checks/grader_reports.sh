@@ -65,7 +65,7 @@ if grep -qE '^  20\.3 +ex3_Cross_Attention\.cpp +10/10 points +done$' "$work/fir
 else failed "make exercises on a handout with 20.3 solved" "$work/first.log"; fi
 cmp -s "$work/first.log" "$work/second.log" && ok "make exercises: the second run prints the same lines" ||
   failed "make exercises: the second run differs" "$work/second.log"
-[ -z "$(find "$handout/.grades" -newer "$work/marker")" ] &&
+[ -d "$handout/.grades" ] && [ -z "$(find "$handout/.grades" -newer "$work/marker")" ] &&
   ok "make exercises: the second run graded nothing ($second s of CPU; the first, which graded 20.3, $first s)" ||
   failed "make exercises: the second run graded 20.3 again ($(ls "$handout/.grades"))"
 echo "// a comment added" >> "$handout/20.3/$(basename "$solved")"
