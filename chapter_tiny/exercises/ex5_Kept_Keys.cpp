@@ -9,19 +9,22 @@
 //
 // A writer that keeps every letter's key and value (tiny_5_Kept_Keys) reads a
 // new letter against what it kept, instead of sending the whole window through
-// attend_forward again. keys and values hold T rows of WIDTH numbers, one per
-// letter in seat order, the new letter's own row last (1 <= T <= SEATS); query
-// holds the new letter's WIDTH numbers. As in attend_forward, head h reads
-// numbers [h * SIZE, (h + 1) * SIZE) of each row: its score for letter s is the
-// dot product of those numbers of the query and of s's key, times 1 / sqrt(SIZE);
+// attend_forward again: do not call attend_forward from attend_cached (the
+// grader's refuses to run there, and the test scores 0). keys and values hold T
+// rows of WIDTH numbers, one per letter in seat order, the new letter's own row
+// last (1 <= T <= SEATS); query holds the new letter's WIDTH numbers. As in
+// attend_forward, head h reads numbers [h * SIZE, (h + 1) * SIZE) of each row:
+// its score for letter s is the dot product of those numbers of the query and
+// of s's key, times 1 / sqrt(SIZE);
 // softmax turns the T scores into weights (all T letters come before or at the
 // new one, so none is masked); and found's numbers [h * SIZE, (h + 1) * SIZE)
 // are the sum of s's values, each times its weight. Subtract the largest score
 // before exp: the grader's scores reach the hundreds. Write all WIDTH numbers of
 // found: the grader hands you a buffer that holds rubbish.
 //
-// The grader runs attend_forward on the whole window and compares your found
-// with its last row: each number may differ from its by 1e-4 times the two
+// The grader runs attend_forward on the whole window (random windows, and the
+// trained model on the chapter's sentence and on hidden text) and compares your
+// found with its last row: each number may differ from its by 1e-4 times the two
 // numbers' sizes added (|yours| + |its|), or by 1e-6 times the row's largest
 // number where that is more. The same float operations in attend_forward's
 // order (the dot product over i in order, times the scale, the largest

@@ -208,8 +208,8 @@ else failed "a file that does not compile" "$work/broken.log"; fi
 # whose parameters differ from the statement's names both declarations.
 printf '\n  \n' > "$work/empty.cpp"
 grade 20.3 "$work/empty.cpp" "$work/empty.log"
-if [ "$status" -eq 1 ] && grep -q "your file is empty" "$work/empty.log" && ! grep -q "did not compile" "$work/empty.log"; then
-  ok "an empty file scores 0/10 with 'your file is empty'"
+if [ "$status" -eq 1 ] && grep -q "The file is empty" "$work/empty.log" && ! grep -q "did not compile" "$work/empty.log"; then
+  ok "an empty file scores 0/10 with 'The file is empty'"
 else failed "an empty file should be said to be empty" "$work/empty.log"; fi
 solved_copy 20.3
 sed 's/^static Attention cross_attention(const Matrix& decoder,/static Attention cross_attention(Matrix\& decoder,/' \

@@ -21,23 +21,49 @@ usage_error() { echo "check-exercise: $1" >&2; exit 2; }
 if [ "$ex" = --folder ]; then
   [ -n "$src" ] || usage_error "DIR is missing: which folder holds your exercise files?"
   [ -d "$src" ] || usage_error "DIR '$2' is not a folder"
-  found=0 finished=0 next= broken=0
+  # Each file's last grade is kept in DIR/.grades/, under the hash of its bytes, the grader's sources
+  # and the settings: a file graded before is not graded again. An untouched starter is not graded.
+  kept=$src/.grades version=$(grader_version)
+  mkdir -p "$kept" 2> /dev/null || kept=
+  found=0 finished=0 untouched=0 next= broken=0
   while IFS=$'\t' read -r id file; do
     name=$(basename "$file")
-    mine=$(find "$src" -name "$name" -type f 2> /dev/null | sort | head -n 1)
+    mine=$(find "$src" -name "$name" -type f ! -path "$src/.grades/*" 2> /dev/null | sort | head -n 1)
     [ -n "$mine" ] || { printf '  %-8s %-32s %s\n' "$id" "$name" "not in this folder"; continue; }
     found=$((found + 1))
-    log=$(bash tests/grader/grade.sh "$id" "$mine" 2>&1)
-    status=$?
+    [ -n "$next" ] || next="$id ${mine#"$root"/}"
+    if cut_solutions "$file" | flat_includes | diff -q -w -B - "$mine" > /dev/null 2>&1; then
+      untouched=$((untouched + 1))
+      printf '  %-8s %-32s %-14s %s\n' "$id" "$name" "" "not started"
+      continue
+    fi
+    key=$id.$(printf '%s\n' "$(hash_of "$mine")" "$version" "${SEED:-}" "${CXX:-}" "${CXXFLAGS:-}" "${TIME_LIMIT:-}" |
+      hash_of -)
+    if [ -n "$kept" ] && [ -f "$kept/$key" ]; then
+      status=$(head -n 1 "$kept/$key") log=$(tail -n +2 "$kept/$key")
+    else
+      log=$(bash tests/grader/grade.sh "$id" "$mine" 2>&1)
+      status=$?
+      # Kept unless the grading could not finish or a test ran out of time (the machine's load may have).
+      if [ -n "$kept" ] && [ "$status" -le 1 ] &&
+        ! printf '%s\n' "$log" | grep -q "still running after\|seconds of CPU time"; then
+        rm -f "$kept/$id".*
+        printf '%s\n%s\n' "$status" "$log" > "$kept/$key.tmp" && mv "$kept/$key.tmp" "$kept/$key"
+      fi
+    fi
     total=$(printf '%s\n' "$log" | grep -E '^[0-9]+/[0-9]+ points$' | tail -n 1)
+    what="to do"
+    printf '%s\n' "$log" | grep -q "^It did not compile:\|^Your file did not compile" && what="did not compile"
+    printf '%s\n' "$log" | grep -q "^The file is empty" && what="empty"
+    printf '%s\n' "$log" | grep -q "not one of the handout's files" && what="includes a file the handout does not have"
     case $status in
     0) finished=$((finished + 1)); printf '  %-8s %-32s %-14s %s\n' "$id" "$name" "$total" "done" ;;
-    1) printf '  %-8s %-32s %-14s %s\n' "$id" "$name" "$total" "to do" ;;
+    1) printf '  %-8s %-32s %-14s %s\n' "$id" "$name" "$total" "$what" ;;
     *) printf '  %-8s %-32s %s\n' "$id" "$name" "cannot grade: $(printf '%s\n' "$log" | head -n 1)"; broken=1 ;;
     esac
-    [ "$status" -eq 0 ] || [ -n "$next" ] || next="$id ${mine#"$root"/}"
+    [ "$status" -ne 0 ] || [ "${next%% *}" != "$id" ] || next=
   done < <(exercise_table)
-  printf '\n%s of %s exercises done\n' "$finished" "$found"
+  printf '\n%s of %s exercises done, %s not started\n' "$finished" "$found" "$untouched"
   [ "$found" -gt 0 ] || { echo "No exercise files in '$2' (make handout writes them)."; exit 1; }
   [ -n "$next" ] || { echo "All done."; exit 0; }
   echo "Next: exercise ${next%% *}, ${next#* }"
@@ -133,14 +159,41 @@ if [ "$compiled" -eq 0 ]; then
   outside=$(cd "$box" && "$tool" deps "$box" "$box/deps" ${system_dirs[@]+"${system_dirs[@]}"}) || outside=${outside:-"(unreadable)"}
 fi
 
+# A whole-file failure (empty, not compiled, a file that is not the handout's): a row per test
+# with its message and no hint (no test ran), so that the report says it once.
+fail_rows() {
+  "$checker" --fail "$rows.all" "$1" && awk -F'\t' -v OFS='\t' '{ $6 = "" } 1' "$rows.all" > "$rows" || exit 2
+}
 rows=$work/rows
-if ! grep -q '[^[:space:]]' "$src"; then
+bom=$(printf '\357\273\277')  # a "UTF-8" editor's empty file is these three bytes
+error= missing=  # the compiler's first error; the file it names as missing, if that is the error
+if [ "$compiled" -ne 0 ]; then
+  error=$(grep -m 1 -E '(fatal )?error:' "$work/compile.log")
+  missing=$(printf '%s\n' "$error" |
+    sed -n -E "s/.*fatal error: '?([^':]*)'?(: No such file or directory| file not found).*/\1/p")
+fi
+if [ -z "$(LC_ALL=C tr -d "[:space:]$bom" < "$src" | head -c 1)" ]; then
   : > "$work/compile.log"
-  "$checker" --fail "$rows" "your file is empty: hand in the exercise's .cpp file, with your code in it" || exit 2
+  fail_rows "the file is empty: write your answer in it (the handout's starter is where to begin) and grade it again"
+elif [ -n "$missing" ] && [ -f "$box/src/${missing##*/}" ] && [ "${missing##*/}" != grader.hpp ] &&
+  [ "${missing##*/}" != "$id.cpp" ]; then  # a handout header, by a path
+  : > "$work/compile.log"
+  fail_rows "your file includes \"$missing\", a path in the repository, which is not one of the handout's \
+files: include the handout's headers by name, #include \"${missing##*/}\""
+elif [ -n "$missing" ]; then
+  fail_rows "your file did not compile: it includes \"$missing\", which the handout does not have; use the \
+standard library and the handout's headers only"
 elif [ "$compiled" -ne 0 ]; then
-  "$checker" --fail "$rows" "did not compile (the compiler's message is above)" || exit 2
+  case "$error" in
+  *file/submission.cpp:[0-9]*)
+    line=${error#*submission.cpp:}
+    fail_rows "your file did not compile: fix the first error above (line ${line%%:*} of your file), build it \
+with the statement's command, and grade it again" ;;
+  *) fail_rows "your file did not compile: the first error above is where the grader calls your functions; \
+give each the name and signature the statement states" ;;
+  esac
 elif [ -n "$outside" ]; then
-  "$checker" --fail "$rows" "your file includes $outside, which is not one of the handout's files; include only those, beside your file" || exit 2
+  fail_rows "your file includes $outside, which is not one of the handout's files; include only those, beside your file"
 else
   # The seed and the rows' path go in the environment: the student's uid can read every command line in /proc.
   cp tests/grader/sandbox.sh "$work/sandbox.sh"

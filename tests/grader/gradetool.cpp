@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -94,21 +95,33 @@ static std::string student_message(const std::vector<Row>& rows, size_t k) {
     return judge::unmarked(r.message, true);
 }
 
+// No test ran (grade.sh's rows for an empty file, a failed compile, an include): one message, no hints.
+static bool whole_file(const std::vector<Row>& rows) {
+    for (const Row& r : rows)
+        if (r.score != 0 || !r.hint.empty() || r.message != rows[0].message) return false;
+    return true;
+}
+
 static std::string report(const std::vector<Row>& rows, const std::string& header, int total, int max_total,
                           bool for_student) {
     std::string text, line;
     for (std::istringstream lines(header); std::getline(lines, line);)
         if (!(for_student && line.compare(0, 5, "Seed ") == 0)) text += line + "\n";
+    if (whole_file(rows)) {
+        std::string said = rows[0].message;
+        if (!said.empty()) said[0] = char(std::toupper(static_cast<unsigned char>(said[0])));
+        return text + judge::say("\n%d/%d points\n", total, max_total) + said + "\n";
+    }
     text += judge::say("\n  %-30s %-7s %s\n", "test", "points", "message");
     for (size_t k = 0; k < rows.size(); k++)
         text += judge::say("  %-30s %-7s %s\n", rows[k].name.c_str(),
                            (std::to_string(rows[k].score) + "/" + std::to_string(rows[k].points)).c_str(),
                            (for_student ? student_message(rows, k) : judge::unmarked(rows[k].message, false)).c_str());
     text += judge::say("\n%d/%d points\n", total, max_total);
-    if (total < max_total) text += "\nHints:\n";
+    std::string hints;
     for (const Row& r : rows)
-        if (r.score < r.points && !r.hint.empty()) text += "  " + r.name + ": " + r.hint + "\n";
-    return text;
+        if (r.score < r.points && !r.hint.empty()) hints += "  " + r.name + ": " + r.hint + "\n";
+    return text + (hints.empty() ? "" : "\nHints:\n" + hints);
 }
 
 static int report_and_json(const std::string& rows_text, const std::string& header, const char* out_path) {

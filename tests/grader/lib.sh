@@ -3,6 +3,13 @@
 
 random_seed() { echo $(( (RANDOM << 15 | RANDOM) % 1000000000 )); }
 
+hash_of() { { sha256sum "$@" 2> /dev/null || shasum -a 256 "$@"; } | cut -c1-64; }  # FILE, or - for stdin
+# The grader's sources, as one hash: a grading kept under it is redone when any of them changes.
+grader_version() {
+  cat tests/grader/*.sh tests/grader/*.hpp tests/grader/*.cpp common/*.hpp chapter*/*.hpp chapter*/exercises/*.cpp |
+    hash_of -
+}
+
 # Every exercise, in id order: "ID<TAB>FILE" lines.
 exercise_table() {
   local f id
