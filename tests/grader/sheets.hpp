@@ -32,6 +32,7 @@ struct Line {
 inline std::string status_of(const Table& rows) {
     if (rows.empty()) return "error";
     const std::string& first = rows[0][4];
+    if (first.find("the file is empty") != NONE) return "empty";
     if (first.find("did not compile") != NONE) return "did-not-compile";
     if (first.find("not one of the handout's files") != NONE) return "bad-include";
     for (const auto& r : rows)
