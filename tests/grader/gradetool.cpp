@@ -2,17 +2,18 @@
 //
 //   gradetool deps BOX DEPFILE SYSDIR...    1, naming it, when a file the compile read is outside
 //   gradetool report ROWS HEADER [RESULTS]  the report and results.json; 0 at full marks, else 1
-//   gradetool sheet LIST POINTS OUT         a class's grade sheet and its summary
+//   gradetool sheet LIST POINTS OUT [PLATFORM [ROSTER]]  a class's grade sheets and summary (sheets.hpp)
+//   gradetool roster FILE                   a platform's roster: "platform id TAB full name" (roster.hpp)
 #include <cstdio>
 #include <cstdlib>
 #include <algorithm>
 #include <filesystem>
-#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "judge.hpp"
+#include "sheets.hpp"
 
 // ---------------------------------------------------------------------------
 // deps: the files a compile read, from its -MD output (make's syntax: "target: dep
@@ -148,125 +149,6 @@ static int report_and_json(const std::string& rows_text, const std::string& head
     return status;
 }
 
-// ---------------------------------------------------------------------------
-// sheet: LIST has "student TAB id TAB status TAB seed TAB grading folder" lines, POINTS "id TAB
-// test TAB points" lines; OUT gets grades.csv, summary.txt (also printed) and summary.svg.
-using namespace judge;  // its file helpers
-
-struct Line {  // one student's one exercise
-    std::string student, id, status, seed;
-    std::map<std::string, int> scores;  // test -> points earned, where it was graded
-    int points = 0;
-};
-
-// A grading's status: the first row's message says when nothing ran; a test stopped for time is timed-out.
-static std::string status_of(const std::vector<std::vector<std::string>>& rows) {
-    if (rows.empty()) return "error";
-    const std::string& first = rows[0][4];
-    if (first.find("did not compile") != std::string::npos) return "did-not-compile";
-    if (first.find("not one of the handout's files") != std::string::npos) return "bad-include";
-    for (const auto& r : rows)
-        if (r[4].find("still running after") != std::string::npos || r[4].find("seconds of CPU time") != std::string::npos)
-            return "timed-out";
-    return "graded";
-}
-
-// Per exercise: how many handed in, the mean and median, and a histogram of the totals, as text and SVG.
-static void summary(const std::vector<std::string>& ids, const std::vector<Line>& lines,
-                    std::map<std::string, int>& max_of, std::string& text, std::string& svg) {
-    const int bar = 16, height = 120, gap = 60;
-    int x0 = 20;
-    for (const std::string& id : ids) {
-        std::vector<int> points;
-        int missing = 0;
-        for (const Line& l : lines) {
-            if (l.id == id && l.status == "missing") missing++;
-            else if (l.id == id) points.push_back(l.points);
-        }
-        const int max = max_of[id];
-        std::sort(points.begin(), points.end());
-        double mean = 0, median = 0;
-        for (int p : points) mean += p;
-        if (!points.empty()) {
-            const size_t n = points.size();
-            mean /= double(n);
-            median = n % 2 ? points[n / 2] : (points[n / 2 - 1] + points[n / 2]) / 2.0;
-        }
-        std::vector<int> count(size_t(max) + 1, 0);
-        for (int p : points) count[size_t(std::min(std::max(p, 0), max))]++;
-        const int most = std::max(1, *std::max_element(count.begin(), count.end()));
-        const std::string head = say("Exercise %s: %zu handed in, %d missing; mean %.1f, median %.1f of %d points",
-                                     id.c_str(), points.size(), missing, mean, median, max);
-        text += head + "\n";
-        svg += say("<g transform=\"translate(%d,30)\">\n<text x=\"0\" y=\"-10\" font-size=\"13\">", x0) + escaped(head) + "</text>\n";
-        for (int p = max; p >= 0; p--) {
-            const int c = count[size_t(p)], h = c * height / most, x = p * (bar + 2) + bar / 2;
-            text += say("  %3d | %-3d ", p, c) + std::string(size_t(c * 40 / most), '#') + "\n";
-            svg += say("<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#4a7ab5\"/>\n", x - bar / 2, height - h, bar, h);
-            if (c > 0) svg += say("<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">%d</text>\n", x, height - h - 3, c);
-            svg += say("<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">%d</text>\n", x, height + 14, p);
-        }
-        text += "\n";
-        svg += say("<text x=\"0\" y=\"%d\" font-size=\"11\">points (each bar: how many students earned that total)</text>\n</g>\n",
-                   height + 32);
-        x0 += std::max((max + 1) * (bar + 2), 420) + gap;
-    }
-    svg = say("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\">\n"
-              "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", x0, height + 80) + svg + "</svg>\n";
-}
-
-static int sheet(const char* list_path, const char* points_path, const std::string& out) {
-    std::vector<std::string> ids, columns;  // the exercises in the grader's order; every test once
-    std::map<std::string, std::vector<std::pair<std::string, int>>> tests;  // id -> (test, points)
-    std::map<std::string, int> max_of;
-    for (const auto& f : table_of(points_path)) {
-        if (f.size() != 3) return std::fprintf(stderr, "gradetool: %s: a line is not id, test, points\n", points_path), 2;
-        if (!tests.count(f[0])) ids.push_back(f[0]);
-        tests[f[0]].push_back({f[1], std::atoi(f[2].c_str())});
-        max_of[f[0]] += std::atoi(f[2].c_str());
-        if (std::find(columns.begin(), columns.end(), f[1]) == columns.end()) columns.push_back(f[1]);
-    }
-    std::vector<Line> lines;
-    for (const auto& f : table_of(list_path)) {
-        if (f.size() != 5) return std::fprintf(stderr, "gradetool: %s: a line is not student, id, status, seed, folder\n", list_path), 2;
-        Line l{f[0], f[1], f[2], f[3], {}, 0};
-        if (!tests.count(l.id)) return std::fprintf(stderr, "gradetool: no tests listed for exercise %s\n", l.id.c_str()), 2;
-        if (!f[4].empty() && l.status == "graded") {
-            auto rows = table_of(f[4] + "/keep/rows");
-            for (const auto& r : rows)
-                if (r.size() != 6) rows.clear();
-            l.status = status_of(rows);
-            for (const auto& r : rows) {
-                int s = std::atoi(r[1].c_str()), p = std::atoi(r[2].c_str());
-                l.scores[r[0]] = s < 0 || s > p ? 0 : s;
-                l.points += l.scores[r[0]];
-            }
-        }
-        lines.push_back(l);
-    }
-
-    std::string csv = "student,exercise,points,max_points,status,seed";
-    for (const std::string& c : columns) csv += "," + csv_field(c);
-    csv += CSV_END;
-    for (const Line& l : lines) {
-        csv += csv_field(l.student) + "," + csv_field(l.id) + "," + std::to_string(l.points) + "," +
-               std::to_string(max_of[l.id]) + "," + l.status + "," + l.seed;
-        const bool scored = l.status != "missing" && l.status != "empty" && l.status != "two-files" && l.status != "error";
-        for (const std::string& c : columns) {
-            const bool mine = std::any_of(tests[l.id].begin(), tests[l.id].end(), [&](const auto& t) { return t.first == c; });
-            csv += "," + (mine && scored ? std::to_string(l.scores.count(c) ? l.scores.at(c) : 0) : std::string());
-        }
-        csv += CSV_END;
-    }
-    std::string text, svg;
-    summary(ids, lines, max_of, text, svg);
-    if (!write_whole(out + "/grades.csv", csv) || !write_whole(out + "/summary.txt", text) ||
-        !write_whole(out + "/summary.svg", svg))
-        return std::fprintf(stderr, "gradetool: cannot write in %s\n", out.c_str()), 2;
-    std::fputs(text.c_str(), stdout);
-    return 0;
-}
-
 int main(int argc, char** argv) {
     using judge::read_text;
     std::string a, b, command = argc > 1 ? argv[1] : "";
@@ -278,7 +160,10 @@ int main(int argc, char** argv) {
         if (!read_text(argv[2], a) || !read_text(argv[3], b)) return std::fprintf(stderr, "gradetool: cannot read the rows\n"), 2;
         return report_and_json(a, b, argc == 5 ? argv[4] : nullptr);
     }
-    if (command == "sheet" && argc == 5) return sheet(argv[2], argv[3], argv[4]);
-    std::fputs("usage: gradetool deps BOX DEPFILE SYSDIR... | report ROWS HEADER [RESULTS] | sheet LIST POINTS OUT\n", stderr);
+    if (command == "sheet" && argc >= 5 && argc <= 7)
+        return sheets::sheet(argv[2], argv[3], argv[4], argc > 5 ? argv[5] : "", argc > 6 ? argv[6] : nullptr);
+    if (command == "roster" && argc == 3) return sheets::roster(argv[2]);
+    std::fputs("usage: gradetool deps BOX DEPFILE SYSDIR... | report ROWS HEADER [RESULTS] | "
+               "sheet LIST POINTS OUT [PLATFORM [ROSTER]] | roster FILE\n", stderr);
     return 2;
 }
