@@ -93,6 +93,11 @@ expect "$o" Canvas ømandsenkaja tiny.2 "unplaced 0/8 208"
 expect "$o" Canvas kowalskajan 20.5 "unplaced 0/10 210"
 expect "$o" Canvas o_neilann tiny.2 "graded full 211"
 expect "$o" Canvas anon_Xy12z tiny.2 "graded full anon_Xy12z late"
+python3 -c 'import csv, sys
+r = {x["exercise"]: x for x in csv.DictReader(open(sys.argv[1], encoding="utf-8")) if x["student"] == "yıldızelif"}
+sys.exit([(x["id"], x["late"]) for _, x in sorted(r.items())] != [("202", "late"), ("202", "")])' "$o/grades.csv" &&
+  [ -s "$o/canvas.csv" ]
+verdict $? "Canvas: grades.csv has yıldızelif's id, her 20.5 late; canvas.csv is written" "$o/grades.csv"
 report=$o/students/núñezgarcíamaríajosé/20.5.txt
 head -n 1 "$report" | grep -q "^2 files were handed in" && grep -q "2 files, the higher score counts" "$work/canvas.log"
 verdict $? "Canvas: two files for one exercise are both graded, the higher counts, the report and terminal say so" \
@@ -200,8 +205,9 @@ expect "$o" Moodle "Zoë OBrien" 20.5 "missing 0/10 302"
 expect "$o" Moodle "Tom Two" 20.5 "graded full 303"
 expect "$o" Moodle "Ana Pérez" 20.5 "unplaced 0/10 304"
 expect "$o" Moodle "Ana Pérez" tiny.2 "graded full 304"
-grep -q "Ana Pérez	304	Ana Pérez_304_assignsubmission_onlinetext_/onlinetext.html" "$o/unplaced.tsv"
-verdict $? "Moodle: the online text is listed in unplaced.tsv" "$o/unplaced.tsv"
+grep -q "Ana Pérez	304	Ana Pérez_304_assignsubmission_onlinetext_/onlinetext.html" "$o/unplaced.tsv" &&
+  grep -q "^Participant 303,Tom Two," "$o/moodle.csv"
+verdict $? "Moodle: the online text is listed in unplaced.tsv; moodle.csv names Participant 303" "$o/unplaced.tsv"
 grade tiny.2 "$f/wrong2.cpp" "$work/alone.log"
 [ "$(total_of "$work/alone.log")" = "$(row "$o" "Łukasz Wiśniewski" tiny.2 | cut -d' ' -f2)" ]
 verdict $? "Moodle: a graded row equals its file graded alone" "$work/alone.log"
