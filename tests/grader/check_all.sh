@@ -50,5 +50,6 @@ part() {  # part COMMAND...: a suite, with its FAILED, pending and skipped lines
 }
 part bash tests/grader/attacks.sh $ids
 [ -n "$ids" ] || part bash tests/grader/class_check.sh
+[ -n "$ids" ] || part bash tests/grader/export_check.sh
 echo "check-exercises-all: $failures failed (seeds $seeds)"
 [ "$failures" -eq 0 ]

@@ -84,7 +84,7 @@ status=$?
 sheet=$work/out-moodle/grades.csv
 if [ "$status" -eq 0 ] && [ -f "$sheet" ]; then ok "grade-class grades a Moodle export ($(($(wc -l < "$sheet") - 1)) rows)"
 else failed "grade-class on a Moodle export (status $status)" "$work/moodle.log"; fi
-for expect in "Eve Empty,20.5,empty" "Tom Two,20.5,two-files" "Jean-Luc d'Arcy,tiny.2,missing" "Lou Loop,20.5,timed-out"; do
+for expect in "Eve Empty,20.5,empty" "Tom Two,20.5,graded" "Jean-Luc d'Arcy,tiny.2,missing" "Lou Loop,20.5,timed-out"; do
   IFS=, read -r who ex st <<< "$expect"
   got=$(field "$sheet" "$who" "$ex" status)
   [ "$got" = "$st" ] && ok "$who, $ex: $st" || failed "$who, $ex should be $st, got '$got'" "$sheet"

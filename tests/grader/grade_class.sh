@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Grades a whole class from a learning platform's export (tests/grader/README.md, "Grading a class"):
 #
-#   make grade-class DIR=export [OUT=grades] [EX="20.5 tiny.2"] [SEED=N] [JOBS=N] [SANDBOX=mode]
+#   make grade-class DIR=export [OUT=grades] [EX="20.5 tiny.2"] [SEED=N] [JOBS=N] [SANDBOX=mode] [ROSTER=file]
 #   bash tests/grader/grade_class.sh EXPORT OUT [ID...]
 #
-# Exit 0 when every file handed in was graded, 1 when one could not be, 2 on a usage mistake.
+# EXPORT is the folder or the .zip as downloaded. Exit 0 when every file handed in was graded, 1 when
+# one could not be (or a source file could not be placed), 2 on a usage mistake.
 set -u -o pipefail
 export LC_ALL=C
 here=$PWD
@@ -30,14 +31,17 @@ if [ "${1:-}" = --one ]; then  # --one OUT LINE: one grading (xargs runs JOBS at
   exit 0
 fi
 
-usage="usage: make grade-class DIR=<export> [OUT=<folder>] [EX=<id>...] [SEED=<n>] [JOBS=<n>] [SANDBOX=<mode>]"
+usage="usage: make grade-class DIR=<export or its zip> [OUT=<folder>] [EX=<id>...] [SEED=<n>] [JOBS=<n>]"
+usage="$usage [SANDBOX=<mode>] [ROSTER=<file>]"
 case "${1:-}" in -h | --help) echo "$usage"; exit 0 ;; esac
 [ -n "${1:-}" ] || fail "DIR is missing: which folder holds the class's export?  $usage"
 export_dir=$(abs "$1")
 out=$(abs "${2:-grades}")
 shift 2 2> /dev/null || shift
-[ -d "$export_dir" ] || fail "DIR '$export_dir' is not a folder"
+[ -e "$export_dir" ] || fail "DIR '$export_dir' is neither a folder nor a zip"
 case "$out/" in "$export_dir"/*) fail "OUT '$out' is inside DIR: choose a folder outside the export" ;; esac
+roster=${ROSTER:+$(abs "$ROSTER")}
+[ -z "$roster" ] || [ -f "$roster" ] || fail "ROSTER '$roster' is not a file"
 [ -e "$out" ] && [ ! -f "$out/seed" ] && [ -n "$(ls -A "$out" 2> /dev/null)" ] &&
   fail "OUT '$out' exists and was not written by grade-class; choose another OUT"
 jobs=${JOBS:-$(nproc 2> /dev/null || sysctl -n hw.ncpu 2> /dev/null || echo 2)}
@@ -65,63 +69,41 @@ find "$w" -maxdepth 1 -name 'cache-*' ! -name "cache-${version:0:16}" -exec rm -
 [ -n "${SEED:-}" ] && echo "$SEED" > "$out/seed"
 [ -s "$out/seed" ] || random_seed > "$out/seed"
 seed=$(cat "$out/seed")
+export GRADER_CACHE=$w/cache-${version:0:16}
+mkdir -p "$GRADER_CACHE"
+tool=$GRADER_CACHE/gradetool similarity=$GRADER_CACHE/similarity
+[ -x "$tool" ] || ${CXX:-g++} -std=c++17 -O1 tests/grader/gradetool.cpp -o "$tool" || fail "cannot build tests/grader/gradetool.cpp"
 
-# --- Which file is whose, and for which exercise -------------------------------------
-exercise_table | while IFS=$'\t' read -r id file; do printf '%s\t%s\n' "$(basename "$file")" "$id"; done > "$w/names"
-exercise_of() { awk -F'\t' -v n="$1" 'tolower($1) == tolower(n) { print $2; exit }' "$w/names"; }
-# found: "student TAB id TAB version TAB path" a file; unplaced: "student TAB path".
-: > "$w/found"
-: > "$w/unplaced"
-: > "$w/students"
-place() {  # place STUDENT VERSION PATH NAME
-  local id
-  printf '%s\n' "$1" >> "$w/students"
-  id=$(exercise_of "$4")
-  if [ -n "$id" ]; then printf '%s\t%s\t%s\t%s\n' "$1" "$id" "$2" "$3" >> "$w/found"
-  else printf '%s\t%s\n' "$1" "${3#"$export_dir"/}" >> "$w/unplaced"; fi
-}
-canvas='^([A-Za-z0-9-]+)(_[Ll][Aa][Tt][Ee])?_([0-9]+)_([0-9]+)_(.+)$'
-moodle='^(.+)_([0-9]+)_assignsubmission_[a-z]+_(.*)$'
-while IFS= read -r -d '' entry; do
-  base=${entry##*/}
-  case "$base" in .* | *$'\t'* | *$'\n'*) continue ;; esac
-  if [ -d "$entry" ]; then  # Moodle's folder per student, or a plain one
-    student=$base
-    [[ $base =~ $moodle ]] && student=${BASH_REMATCH[1]}
-    while IFS= read -r -d '' f; do
-      case "$f" in *$'\t'* | *$'\n'*) printf '%s\t%s\n' "$student" "${f#"$export_dir"/}" >> "$w/unplaced"; continue ;; esac
-      place "$student" 0 "$f" "${f##*/}"
-    done < <(find "$entry" -type f ! -name '.*' -print0 | sort -z)
-  elif [[ $base =~ $moodle ]]; then
-    place "${BASH_REMATCH[1]}" 0 "$entry" "${BASH_REMATCH[3]}"
-  elif [[ $base =~ $canvas ]]; then
-    student=${BASH_REMATCH[1]} subid=${BASH_REMATCH[4]} name=${BASH_REMATCH[5]} again=0
-    # Canvas names a resubmission's file ex5_Backward_WQ-1.cpp, -2 ...: the highest is the newest.
-    if [[ $name =~ ^(.+)-([0-9]+)(\.[A-Za-z0-9]+)$ ]] && [ -n "$(exercise_of "${BASH_REMATCH[1]}${BASH_REMATCH[3]}")" ]; then
-      again=${BASH_REMATCH[2]} name=${BASH_REMATCH[1]}${BASH_REMATCH[3]}
-    fi
-    place "$student" "$(printf '%06d.%012d' "$again" "$subid")" "$entry" "$name"
-  else
-    printf '%s\t%s\n' "(nobody)" "$base" >> "$w/unplaced"
-  fi
-done < <(find "$export_dir" -mindepth 1 -maxdepth 1 -print0 | sort -z)
-sort -u "$w/students" -o "$w/students"
+# --- Which file is whose, and for which exercise (export.sh: found, unplaced, students) -------
+: > "$w/roster"
+if [ -n "$roster" ]; then
+  "$tool" roster "$roster" > "$w/roster" 2> "$w/roster.log" || fail "ROSTER: $(head -n 1 "$w/roster.log")"
+fi
+bash tests/grader/export.sh "$export_dir" "$w" "$w/roster" || exit 2
+platform=$(cat "$w/platform")
 [ -s "$w/students" ] || fail "DIR '$export_dir' holds no student's submission (Moodle's, Canvas's or a folder per student)"
 [ -n "$ids" ] || ids=$(cut -f2 "$w/found" | sort -u -t. -k1,1 -k2,2n | paste -sd ' ' -)
 ids=${ids# }
 [ -n "$ids" ] || fail "no file in '$export_dir' is named as an exercise's handout file ($(cut -f1 "$w/names" | paste -sd ' ' -))"
 
-# keys: "student TAB id TAB status TAB path TAB key", the key naming a grading in .graded.
-while IFS= read -r student; do
+# keys: "student TAB id TAB status TAB path TAB key TAB platform_id TAB late", the key naming a grading
+# in .graded. A student's newest files for an exercise (Canvas's -1, -2) are each a line: all graded.
+while IFS=$'\t' read -r student pid; do
   for id in $ids; do
     awk -F'\t' -v s="$student" -v id="$id" '$1 == s && $2 == id' "$w/found" | sort -t$'\t' -k3,3r > "$w/mine"
-    count=$(awk -F'\t' 'NR == 1 { v = $3 } $3 == v { n++ } END { print n + 0 }' "$w/mine")
-    path=$(head -n 1 "$w/mine" | cut -f4) key=
-    if [ "$count" -eq 0 ]; then status=missing path=
-    elif [ "$count" -gt 1 ]; then status=two-files
-    elif ! grep -q '[^[:space:]]' "$path"; then status=empty
-    else status=graded key=$id-$(printf '%s %s %s %s\n' "$(hash_of "$path")" "$version" "$seed" "$id" | hash_of -); fi
-    printf '%s\t%s\t%s\t%s\t%s\n' "$student" "$id" "$status" "$path" "$key"
+    newest=$(head -n 1 "$w/mine" | cut -f3) late=$(head -n 1 "$w/mine" | cut -f5) lines=0
+    while IFS=$'\t' read -r _ _ v path _; do
+      [ "$v" = "$newest" ] || continue
+      lines=$((lines + 1)) key=
+      if ! grep -q '[^[:space:]]' "$path"; then status=empty
+      else status=graded key=$id-$(printf '%s %s %s %s\n' "$(hash_of "$path")" "$version" "$seed" "$id" | hash_of -); fi
+      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$student" "$id" "$status" "$path" "$key" "$pid" "$late"
+    done < "$w/mine"
+    if [ "$lines" -eq 0 ]; then  # nothing placed: a file of theirs that could not be, or nothing at all
+      status=missing
+      cut -f1 "$w/unplaced" | grep -qxF -- "$student" && status=unplaced
+      printf '%s\t%s\t%s\t\t\t%s\t\n' "$student" "$id" "$status" "$pid"
+    fi
   done
 done < "$w/students" > "$w/keys"
 # jobs: "key TAB id TAB path TAB handout name" for each grading not yet in .graded.
@@ -131,7 +113,6 @@ done > "$w/jobs"
 total=$(wc -l < "$w/jobs" | tr -d ' ')
 echo "grade-class: $(wc -l < "$w/students" | tr -d ' ') students, exercises $ids, seed $seed, sandbox $mode"
 echo "grade-class: $total to grade, $(( $(cut -f5 "$w/keys" | grep -v '^$' | sort -u | wc -l) - total )) already graded, $jobs at once"
-export GRADER_CACHE=$w/cache-${version:0:16}
 if [ "$total" -gt 0 ]; then
   start=$(date +%s)
   seq 1 "$total" | xargs -P "$jobs" -n 1 bash "$root/tests/grader/grade_class.sh" --one "$out" &
@@ -154,7 +135,22 @@ fi
 
 # --- The sheet, the reports, the summary, the copies ------------------------------------
 problems=0
-while IFS=$'\t' read -r student id status path key; do
+# Several files of one student for one exercise were each graded: the higher score counts, the count noted.
+points_of() { awk -F'\t' 'NF == 6 { s += ($2 < 0 || $2 > $3) ? 0 : $2 } END { print s + 0 }' "$1/keep/rows"; }
+fields() { tr '\t' '\037' < "$1"; }  # bash's read merges empty tab-separated fields, not these
+while IFS=$'\037' read -r student id status path key pid late; do
+  score=-1
+  [ -n "$key" ] && [ "$(cat "$out/.graded/$key/status" 2> /dev/null || echo 2)" -le 1 ] &&
+    score=$(points_of "$out/.graded/$key")
+  rel=${path#"$export_dir"/} && rel=${rel#"$w/export"/}
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$student" "$id" "$status" "$path" "$key" "$pid" "$late" "$score" "$rel"
+done < <(fields "$w/keys") | awk -F'\t' -v OFS='\t' '
+  { k = $1 SUBSEP $2 }
+  !(k in best) { order[++n] = k }
+  !(k in best) || $8 > score[k] { best[k] = $1 OFS $2 OFS $3 OFS $4 OFS $5 OFS $6 OFS $7; score[k] = $8 }
+  { count[k]++; files[k] = files[k] (count[k] > 1 ? ", " : "") $9 " (" ($8 < 0 ? "not graded" : $8 " points") ")" }
+  END { for (i = 1; i <= n; i++) print best[order[i]], count[order[i]], files[order[i]] }' > "$w/chosen"
+while IFS=$'\037' read -r student id status path key pid late count files; do
   graded=
   if [ "$status" = graded ]; then
     graded=$out/.graded/$key
@@ -163,28 +159,34 @@ while IFS=$'\t' read -r student id status path key; do
       echo "grade-class: $student, $id: $(head -n 1 "$graded/report.txt" 2> /dev/null || echo 'not graded')" >&2
     fi
     mkdir -p "$out/students/$student"
-    cp "$graded/report.txt" "$out/students/$student/$id.txt" 2> /dev/null
+    if [ "$count" -gt 1 ]; then
+      echo "grade-class: $student, $id: $count files, the higher score counts: $files" >&2
+      echo "$count files were handed in for exercise $id, each graded: $files. The higher score counts; its report:"
+    fi > "$out/students/$student/$id.txt"
+    cat "$graded/report.txt" >> "$out/students/$student/$id.txt" 2> /dev/null
     cp "$graded/results.json" "$out/students/$student/$id.json" 2> /dev/null
   fi
-  printf '%s\t%s\t%s\t%s\t%s\n' "$student" "$id" "$status" "$seed" "$graded"
-done < "$w/keys" > "$w/sheet"
-mkdir -p "$GRADER_CACHE"
-tool=$GRADER_CACHE/gradetool similarity=$GRADER_CACHE/similarity
-[ -x "$tool" ] || ${CXX:-g++} -std=c++17 -O1 tests/grader/gradetool.cpp -o "$tool" || fail "cannot build tests/grader/gradetool.cpp"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$student" "$id" "$status" "$seed" "$graded" "$pid" "$late"
+done < <(fields "$w/chosen") > "$w/sheet"
 [ -x "$similarity" ] || ${CXX:-g++} -std=c++17 -O2 tests/grader/similarity.cpp -o "$similarity" || fail "cannot build tests/grader/similarity.cpp"
 for id in $ids; do exercise_points "$id" | sed "s/^/$id	/"; done > "$w/points"
-"$tool" sheet "$w/sheet" "$w/points" "$out" || fail "cannot write the grade sheet in '$out'"
+"$tool" sheet "$w/sheet" "$w/points" "$out" "$platform" ${roster:+"$roster"} ||
+  fail "cannot write the grade sheet in '$out'"
 for id in $ids; do similarity_base "$id" "$w/base/$id"; done > "$w/manifest"
-awk -F'\t' '$3 != "missing" && $3 != "empty" && $4 != "" { print $2 "\tstudent\t" $1 "\t" $4 }' "$w/keys" >> "$w/manifest"
+awk -F'\t' '$3 != "empty" && $4 != "" { print $2 "\tstudent\t" $1 "\t" $4 }' "$w/chosen" >> "$w/manifest"
 "$similarity" "$w/manifest" "$out/similarity.csv" "$out/similarity.html" > "$w/similarity.log" 2>&1 ||
   fail "similarity: $(head -n 1 "$w/similarity.log")"
 echo "grade-class: the most alike pairs (similarity.csv; similarity.html shows them side by side):"
 sed -n '2,6p' "$out/similarity.csv" | tr -d '\r' | sed 's/^/    /'
-rm -f "$out/unplaced.tsv"
+# Every file that could not be placed, listed whole; a source file among them fails the run.
+printf 'student\tplatform_id\tfile\twhy\n' | cat - "$w/unplaced" > "$out/unplaced.tsv"
+placed="every file placed"
 if [ -s "$w/unplaced" ]; then
-  cp "$w/unplaced" "$out/unplaced.tsv"
-  echo "grade-class: not graded, named as no exercise's handout file ($out/unplaced.tsv):"
-  head -n 10 "$out/unplaced.tsv" | sed 's/\t/: /; s/^/    /'
+  echo "grade-class: not graded, as no file of an exercise ($out/unplaced.tsv):"
+  awk -F'\t' '{ print "    " $1 ": " $3 " (" $4 ")" }' "$w/unplaced"
+  sources=$(cut -f3 "$w/unplaced" | grep -ciE '\.(cpp|hpp|h)$')
+  placed="$(wc -l < "$w/unplaced" | tr -d ' ') files not placed, $sources of them source files (unplaced.tsv)"
+  [ "$sources" -eq 0 ] || problems=1
 fi
-echo "grade-class: $out/grades.csv"
+echo "grade-class: $out/grades.csv; $placed"
 exit "$problems"

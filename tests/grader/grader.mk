@@ -5,7 +5,7 @@
 #   make exercises DIR=folder                     grade every exercise file in a folder
 #   make check-exercises-all                      every exercise's grader checks (.ci/run runs it)
 #   make gradescope EX=20.3 [OUT=dir]             the autograder zip to upload to Gradescope
-#   make grade-class DIR=export [OUT=grades]      a class's export graded: grades.csv, reports, copies flagged
+#   make grade-class DIR=export [OUT=grades]      a class's export (folder or .zip) graded: grades.csv, reports, copies
 .PHONY: check-exercise handout exercises check-exercises-all gradescope grade-class
 
 # GNU make exits 2 whenever a recipe fails, so the grader's own status (0 full
@@ -29,7 +29,7 @@ gradescope:
 	@SEED="$(SEED)" bash tests/grader/gradescope.sh "$(EX)" "$(OUT)"
 
 grade-class:
-	@CXX="$(CXX)" CXXFLAGS="$(CXXFLAGS)" SEED="$(SEED)" JOBS="$(JOBS)" SANDBOX="$(SANDBOX)" \
+	@CXX="$(CXX)" CXXFLAGS="$(CXXFLAGS)" SEED="$(SEED)" JOBS="$(JOBS)" SANDBOX="$(SANDBOX)" ROSTER="$(ROSTER)" \
 	  bash tests/grader/grade_class.sh "$(DIR)" "$(or $(OUT),grades)" $(EX)
 
 help::
@@ -38,4 +38,4 @@ help::
 	@echo "make exercises DIR=folder   grade every exercise file in a folder, and say which is next"
 	@echo "make check-exercises-all    the grader's checks for every exercise (slow; .ci/run runs it)"
 	@echo "make gradescope EX=20.3     the autograder zip for Gradescope (OUT=dir)"
-	@echo "make grade-class DIR=export a class's Moodle or Canvas export graded into OUT=grades/ (EX=, SEED=, JOBS=)"
+	@echo "make grade-class DIR=export a class's Moodle or Canvas export or zip graded into OUT=grades/ (EX=, ROSTER=)"
