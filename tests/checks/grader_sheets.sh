@@ -121,7 +121,7 @@ rows = [  # key, Moodle's name and participant number, Canvas's name and user nu
     ("zoe", "Zoë O'Brien", 2104511, "O'Brien, Zoë", 301, "graded", "graded", ""),
     ("luk", "Łukasz Wiśniewski", 2104512, "Wiśniewski, Łukasz", 302, "graded", "missing", ""),
     ("elif", "Elif Yıldız", 2104513, "Yıldız, Elif", 303, "graded", "graded", "late"),
-    ("jiri", "Jiří Dvořák", 2104516, "Dvořák, Jiří", 304, "two-files", "graded", ""),
+    ("jiri", "Jiří Dvořák", 2104516, "Dvořák, Jiří", 304, "unplaced", "graded", ""),
     ("ngu", "Nguyễn Thị Minh", 2104517, "Nguyễn, Thị Minh", 305, "graded", "graded", ""),
     ("geo", "Γιώργος Παπαδόπουλος", 2104518, None, 306, "missing", "missing", ""),  # on Canvas: the roster's only
     ("sam", "Sam Smith, Jr.", 2104514, "Smith, Jr., Sam", 307, "graded", "graded", "late"),
@@ -288,7 +288,7 @@ checks = [("Participant 2104519", "Feedback comments",
           ("Participant 2104513", "Feedback comments",
            "20.5: 0/10 points (it did not compile), handed in late<br>\ntiny.2: 10/10 points, handed in late"),
           ("Participant 2104516", "Feedback comments",
-           "20.5: not graded (two-files), your teacher grades it<br>\ntiny.2: 5/10 points"),
+           "20.5: not graded (unplaced), your teacher grades it<br>\ntiny.2: 5/10 points"),
           ("Participant 2104520", "Last modified (grade)", "2026-12-04 11:30:00 UTC"),
           ("Participant 2104519", "Last modified (grade)", "2026-12-04 11:30:00 UTC"),
           ("Participant 2104511", "Last modified (grade)", "2026-12-04 10:00:00 UTC"),
@@ -355,7 +355,7 @@ Zoë O'Brien,tiny.2,7,10,graded,2026,,,7
 Łukasz Wiśniewski,tiny.2,0,10,missing,2026,,,
 Elif Yıldız,20.5,0,10,did-not-compile,2026,0,0,
 Elif Yıldız,tiny.2,10,10,graded,2026,,,10
-Jiří Dvořák,20.5,0,10,two-files,2026,,,
+Jiří Dvořák,20.5,0,10,unplaced,2026,,,
 Jiří Dvořák,tiny.2,5,10,graded,2026,,,5
 Nguyễn Thị Minh,20.5,10,10,graded,2026,4,6,
 Nguyễn Thị Minh,tiny.2,10,10,graded,2026,,,10

@@ -55,10 +55,12 @@ inline void summary(const std::vector<std::string>& ids, const std::vector<Line>
     int x0 = 20;
     for (const std::string& id : ids) {
         std::vector<int> points;
-        int missing = 0;
+        int missing = 0, unplaced = 0;  // a file that could not be placed is not a 0: the teacher places it
         for (const Line& l : lines) {
             if (l.id == id && l.status == "missing")
                 missing++;
+            else if (l.id == id && l.status == "unplaced")
+                unplaced++;
             else if (l.id == id)
                 points.push_back(l.points);
         }
@@ -74,8 +76,10 @@ inline void summary(const std::vector<std::string>& ids, const std::vector<Line>
         std::vector<int> count(size_t(max) + 1, 0);
         for (int p : points) count[size_t(std::min(std::max(p, 0), max))]++;
         const int most = std::max(1, *std::max_element(count.begin(), count.end()));
-        const std::string head = say("Exercise %s: %zu handed in, %d missing; mean %.1f, median %.1f of %d points",
-                                     id.c_str(), points.size(), missing, mean, median, max);
+        const std::string head = say("Exercise %s: %zu handed in, %d missing%s; mean %.1f, median %.1f of %d points",
+                                     id.c_str(), points.size(), missing,
+                                     unplaced ? say(", %d with a file not placed", unplaced).c_str() : "", mean, median,
+                                     max);
         text += head + "\n";
         svg += say("<g transform=\"translate(%d,30)\">\n<text x=\"0\" y=\"-10\" font-size=\"13\">", x0) +
                escaped(head) + "</text>\n";
@@ -285,7 +289,7 @@ inline int sheet(const char* list_path, const char* points_path, const std::stri
         csv += csv_field(l.student) + "," + csv_field(id_of[l.student]) + "," + l.late + "," + csv_field(l.id) + "," +
                std::to_string(l.points) + "," + std::to_string(max_of[l.id]) + "," + l.status + "," + l.seed;
         const bool scored =
-            l.status != "missing" && l.status != "empty" && l.status != "two-files" && l.status != "error";
+            l.status != "missing" && l.status != "empty" && l.status != "unplaced" && l.status != "error";
         for (const std::string& c : columns) {
             const bool mine =
                 std::any_of(tests[l.id].begin(), tests[l.id].end(), [&](const auto& t) { return t.first == c; });
