@@ -2,7 +2,7 @@
 # tests/grader/similarity.cpp on a class of our own (tests/grader/class/similarity/:
 # five independent solutions of 20.5 and of tiny.2 in different styles, and five
 # disguised copies of each, truth.tsv says of what): every copy pair ranks above
-# every pair of independent solutions, by 0.1 at least (the margins are
+# every pair of independent solutions, by 0.05 at least (the margins are
 # printed), and the starter handed in as it came matches nobody; the CSV reads
 # back with Python's csv module, a name with a comma, a quote and an accent
 # quoted as RFC 4180 says; the page marks the top pair's shared code and names
@@ -53,8 +53,10 @@ def fail(message):
     failed += 1
     print("FAILED: " + message)
 # Each copy scores this much above every independent pair at least: with the
-# base code not removed the margins were 0.03, with it 0.57 (20.5) and 0.17 (tiny.2).
-MARGIN = 0.1
+# base code not removed the margins were 0.03, with it 0.57 (20.5) and 0.17 (tiny.2);
+# since fingerprints are weighted by their rarity and K is 8 (chosen on the blind
+# class, tests/grader/class/blind/), 0.30 and 0.09: weights shrink every score.
+MARGIN = 0.05
 rows = list(csv.reader(open(out, newline="", encoding="utf-8")))
 if rows[0] != ["exercise", "student_a", "student_b", "similarity", "shared_lines"]:
     fail("the CSV's header is %r" % rows[0])
@@ -100,7 +102,7 @@ sys.exit(1 if failed else 0)
 PY
 status=$?
 sed 's/^/  /' "$work/rank.log"
-[ "$status" -eq 0 ] && ok "every copy ranks above every pair of independent solutions, by 0.1 at least; the starter as it came scores 0.05 at most; the CSV reads back, the odd name quoted" ||
+[ "$status" -eq 0 ] && ok "every copy ranks above every pair of independent solutions, by 0.05 at least; the starter as it came scores 0.05 at most; the CSV reads back, the odd name quoted" ||
   failed "the ranking or the CSV"
 
 # (3) the page: the top pair side by side with a marked region, nothing from the network.
