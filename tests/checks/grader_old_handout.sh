@@ -40,19 +40,22 @@ for id in 20.3 20.5 15.3 tiny.2; do
   if [ -n "$max" ] && [ "$points" = "$max" ] && [ "$status" = graded ] &&
      grep -q "version $commit" "$work/with/students/right/$id.txt"; then
     ok "the old handout's $id, solved, graded with HANDOUT=: full marks ($points/$max), its report names the version"
-  else failed "the old handout's solved $id with HANDOUT= should get full marks (got '$points/$max $status')" "$work/with.log"; fi
+  else failed "the old handout's solved $id with HANDOUT= should get full marks (got '$points/$max $status')" \
+    "$work/with/students/right/$id.txt"; fi
 done
 read -r points max status <<< "$(row "$work/with" wrong 20.5)"
 [ "$status" = graded ] && [ "$points" -lt "$max" ] &&
   ok "its wrong 20.5 (the softmax's Jacobian's diagonal only) loses points with HANDOUT= ($points/$max)" ||
-  failed "the old handout's wrong 20.5 should lose points with HANDOUT= (got '$points/$max $status')" "$work/with.log"
+  failed "the old handout's wrong 20.5 should lose points with HANDOUT= (got '$points/$max $status')" \
+    "$work/with/students/wrong/20.5.txt"
 
 bash tests/grader/grade_class.sh "$class" "$work/without" 20.3 20.5 15.3 tiny.2 > "$work/without.log" 2>&1
 for id in 20.3 20.5 15.3 tiny.2; do
   read -r points max status <<< "$(row "$work/without" right "$id")"
   if [ "$status" = other-handout ] && grep -q "Written against another handout?.*HANDOUT=" "$work/without/students/right/$id.txt"
   then ok "without HANDOUT the old $id's row is other-handout, and its report says to grade it with HANDOUT="
-  else failed "without HANDOUT the old $id should be other-handout (got '$status')" "$work/without.log"; fi
+  else failed "without HANDOUT the old $id should be other-handout (got '$status')" \
+    "$work/without/students/right/$id.txt"; fi
 done
 grep -q "written against another handout.*HANDOUT=" "$work/without.log" &&
   ok "without HANDOUT the terminal says which files look written against another handout" ||

@@ -115,7 +115,6 @@ if [ -n "$handout" ]; then  # HANDOUT: its headers, today's checker where it fit
     rm -rf "$tree.tmp$$"
   fi
   [ "$stamp" = "$commit" ] || why="it was made from a checkout with uncommitted changes"
-  [ -z "${GRADER_KEEP:-}" ] || cp "$hroot/VERSION" "$GRADER_KEEP/" 2> /dev/null
   elsewhere() {  # grades the file with the grader of the handout's commit, or says why it cannot (never a silent 0)
     local how="git worktree add /tmp/v${commit:0:12} $commit && make -C /tmp/v${commit:0:12}"
     how="$how check-exercise EX=$id SRC=$src"
@@ -166,17 +165,22 @@ else
     cut_solutions "$header" "$id" > "$box/src/$(basename "$header")" || exit 2
   done
 fi
-# A file whose starter lines (code outside the TODO parts, spacing aside) are not the handout's was written
-# against another handout: the report says so (GRADER_KEEP/other-handout, for grade-class's sheet).
-code_lines() {
-  flat_includes | awk -v starter="${1:-}" '
-    starter && /\/\/ TODO:/ { match($0, /^[ \t]*/); todo = RLENGTH + 1; next }  # its stub: to a blank line or a "}"
+# A file that lacks some of its starter's code lines (outside the solution regions; comments and spacing
+# aside) was written against another handout: its report says so (GRADER_KEEP/other-handout, for the sheet).
+code_lines() {  # code_lines [regions | todo]: the code lines, less the solution regions or the TODO parts' stubs
+  flat_includes | awk -v cut="${1:-}" '
+    cut == "regions" && /^[ \t]*\/\/ BEGIN SOLUTION/ { inside = 1 }
+    inside { if (/^[ \t]*\/\/ END SOLUTION/) inside = 0; next }
+    cut == "todo" && /\/\/ TODO:/ { match($0, /^[ \t]*/); todo = RLENGTH + 1; next }  # its stub: to a blank or "}"
     todo { match($0, /^[ \t]*/); if ($0 ~ /[^ \t\r]/ && RLENGTH + 1 >= todo) next; todo = 0 }
     { sub(/\/\/.*/, ""); gsub(/[ \t\r]/, ""); if ($0 != "") print }'
 }
 gone=0
 if [ -z "${GRADER_FIT:-}" ]; then
-  { if [ -n "$hdir" ]; then cat "$hdir/$name"; else cut_solutions "$reference"; fi; } | code_lines 1 > "$work/starter"
+  old=$([ -n "$hdir" ] && [ -n "$tree" ] && [ "$stamp" = "$commit" ] && cd "$tree" && exercise_file "$id")
+  if [ -z "$hdir" ]; then code_lines regions < "$reference"
+  elif [ -n "$old" ]; then code_lines regions < "$tree/$old"  # the starter's own lines, from its commit's reference
+  else code_lines todo < "$hdir/$name"; fi > "$work/starter"
   code_lines < "$src" > "$work/mine"
   gone=$(awk 'NR == FNR { have[$0]; next } !($0 in have)' "$work/mine" "$work/starter" | wc -l | tr -d ' ')
   [ "$gone" -eq 0 ] || [ -z "${GRADER_KEEP:-}" ] || echo "$gone" > "$GRADER_KEEP/other-handout"
@@ -242,7 +246,7 @@ fi
 {
   echo "Exercise $id ($reference), graded: ${2}"
   echo "Seed $seed (SEED=$seed replays this run); sandbox $mode"
-  [ -z "$stamp" ] || echo "Handout ${HANDOUT}: version $stamp"
+  [ -z "$stamp" ] || echo "Against the handout of version $stamp (HANDOUT)"
   whose="today's"
   [ -z "$stamp" ] || whose="the handout's"
   [ "$gone" -eq 0 ] || echo "Written against another handout? It lacks $gone of $whose starter's code lines:" \
