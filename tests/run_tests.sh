@@ -76,7 +76,7 @@ case "$mode" in
 esac
 source tests/wanted.sh  # exercises, wanted: what EXERCISES asks for
 needs_exercises=(tests/checks/grader_20.3.sh tests/checks/grader_class_handout.sh tests/checks/grader_reports.sh
-  tests/checks/grader_similarity.sh)  # the grader's checks: with every exercise only
+  tests/checks/grader_similarity.sh tests/checks/grader_old_handout.sh)  # the grader's checks: with every exercise only
 checks=()
 for check in tests/checks/*.sh tests/unit/*.cpp; do
   [ -f "$check" ] || continue

@@ -11,6 +11,8 @@ set -u
 ex=${1:-}
 src=${2:-}
 [ -n "$src" ] && [ "${src#/}" = "$src" ] && src="$PWD/$src"
+handout=${HANDOUT:-}
+[ -n "$handout" ] && [ "${handout#/}" = "$handout" ] && handout="$PWD/$handout"
 results=${RESULTS:-}
 [ -n "$results" ] && [ "${results#/}" = "$results" ] && results="$PWD/$results"
 cd "$(dirname "$0")/../.." || exit 2
@@ -119,9 +121,96 @@ flags=()  # warnings shown, never fatal; the box's headers only
 for flag in "${given[@]}"; do
   case "$flag" in -Werror | -Werror=* | -I*) ;; *) flags+=("$flag") ;; esac
 done
-for header in $(needed_headers "$reference") common/matrix.hpp $(needed_headers common/matrix.hpp); do
-  cut_solutions "$header" "$id" > "$box/src/$(basename "$header")" || exit 2
-done
+cache=${GRADER_CACHE:-$work}
+mkdir -p "$cache" || usage_error "cannot use GRADER_CACHE '$cache'"
+[ -n "$uid" ] && chmod go-rwx "$cache"  # the student's uid must not run the checker: its --lesson is the reference's
+name=$(basename "$reference") hdir= stamp=
+if [ -n "$handout" ]; then  # HANDOUT: its headers, today's checker where it fits them (README, "Grading a class")
+  hroot=$(handout_root "$handout" "$work/handout") || usage_error "HANDOUT '$HANDOUT': not make handout's folder or zip"
+  hdir=$hroot/$id
+  [ -f "$hdir/$name" ] || usage_error "HANDOUT '$HANDOUT' has no $id/$name"
+  stamp=$(head -n 1 "$hroot/VERSION" 2> /dev/null)
+  stamp=${stamp:-"unknown: the handout has no VERSION file"} commit=${stamp%-dirty} tree= why=
+  if ! [[ $commit =~ ^[0-9a-f]{40}$ ]]; then why="its VERSION names no commit"
+  elif ! command -v git > /dev/null; then why="git is not installed here"
+  elif ! git cat-file -e "$commit^{commit}" 2> /dev/null; then why="this checkout has no commit $commit"
+  else  # the repository at that commit, unpacked once into the cache
+    tree=$cache/v$commit
+    [ -d "$tree" ] || { mkdir -p "$tree.tmp$$" && git archive "$commit" | tar -x -C "$tree.tmp$$" && { [ -d "$tree" ] ||
+      mv "$tree.tmp$$" "$tree"; }; } || usage_error "cannot unpack commit $commit into '$cache'"
+    rm -rf "$tree.tmp$$"
+  fi
+  [ "$stamp" = "$commit" ] || why="it was made from a checkout with uncommitted changes"
+  elsewhere() {  # grades the file with the grader of the handout's commit, or says why it cannot (never a silent 0)
+    local how="git worktree add /tmp/v${commit:0:12} $commit && make -C /tmp/v${commit:0:12}"
+    how="$how check-exercise EX=$id SRC=$src"
+    [[ $commit =~ ^[0-9a-f]{40}$ ]] || how="make check-exercise EX=$id SRC=$src in the checkout the handout came from"
+    if [ -n "$why" ]; then
+      [ -z "${GRADER_KEEP:-}" ] || echo "$1; $why" > "$GRADER_KEEP/needs-version"
+      usage_error "cannot grade against the handout $stamp here: $1, and $why. Grade it there: $how"
+    fi
+    echo "Handout $stamp: graded by the grader of that commit ($1)"
+    (cd "$(dirname "$src")" && HANDOUT= GRADER_CACHE=$tree/.grader-cache RESULTS=$results \
+      bash "$tree/tests/grader/grade.sh" "$id" "$(basename "$src")")
+    exit $?
+  }
+  # The handout's headers, another exercise's cut part filled in as today's or its commit's grading does.
+  for header in "$hdir"/*.hpp; do
+    base=$(basename "$header") filled=
+    if ! grep -E '// TODO: exercise [^ :]+:' "$header" | grep -qv "// TODO: exercise $id:"; then
+      cp "$header" "$box/src/$base"
+      continue
+    fi
+    for candidate in $(find "$root/common" "$root"/chapter* ${tree:+"$tree/common" "$tree"/chapter*} -name "$base"); do
+      cut_solutions "$candidate" "" "$id" | flat_includes | cmp -s - "$header" || continue
+      cut_solutions "$candidate" "$id" > "$box/src/$base" && filled=1 && break
+    done
+    [ -n "$filled" ] || elsewhere "its $base is neither today's nor its commit's"
+  done
+  # Today's checker fits when the handout's starter builds with today's tests file, each call's types are
+  # today's and the lesson prints today's output: graded once a handout, with GRADER_FIT set.
+  fit=$cache/fit-$id-$(cat "$hdir"/* 2> /dev/null | cksum | tr ' ' -)
+  if [ -z "${GRADER_FIT:-}" ] && [ ! -f "$fit" ]; then
+    mkdir "$work/fit"
+    expected=$hdir/expected_output.txt
+    if [ -f "$expected" ] && ! cmp -s "$expected" "tests/golden/${reference%.cpp}.txt"; then
+      echo "its lesson's output (expected_output.txt) is not today's" > "$work/fit/why"
+    else
+      GRADER_FIT=1 HANDOUT=$hroot GRADER_CACHE=$cache GRADER_KEEP=$work/fit RESULTS= SEED=$seed \
+        bash tests/grader/grade.sh "$id" "$hdir/$name" > "$work/fit/log" 2>&1
+      if [ $? -gt 1 ] || [ ! -s "$work/fit/rows" ]; then head -n 1 "$work/fit/log"
+      elif head -n 1 "$work/fit/rows" | grep -q 'did not compile'; then echo "its starter does not build with our tests"
+      elif grep -q "signature differs" "$work/fit/rows"; then echo "a tested function's signature is not today's"
+      fi > "$work/fit/why"
+    fi
+    mv "$work/fit/why" "$fit"
+  fi
+  [ -n "${GRADER_FIT:-}" ] || [ ! -s "$fit" ] || elsewhere "today's grader does not fit it: $(cat "$fit")"
+else
+  for header in $(needed_headers "$reference") common/matrix.hpp $(needed_headers common/matrix.hpp); do
+    cut_solutions "$header" "$id" > "$box/src/$(basename "$header")" || exit 2
+  done
+fi
+# A file that lacks some of its starter's code lines (outside the solution regions; comments and spacing
+# aside) was written against another handout: its report says so (GRADER_KEEP/other-handout, for the sheet).
+code_lines() {  # code_lines [regions | todo]: the code lines, less the solution regions or the TODO parts' stubs
+  flat_includes | awk -v cut="${1:-}" '
+    cut == "regions" && /^[ \t]*\/\/ BEGIN SOLUTION/ { inside = 1 }
+    inside { if (/^[ \t]*\/\/ END SOLUTION/) inside = 0; next }
+    cut == "todo" && /\/\/ TODO:/ { match($0, /^[ \t]*/); todo = RLENGTH + 1; next }  # its stub: to a blank or "}"
+    todo { match($0, /^[ \t]*/); if ($0 ~ /[^ \t\r]/ && RLENGTH + 1 >= todo) next; todo = 0 }
+    { sub(/\/\/.*/, ""); gsub(/[ \t\r]/, ""); if ($0 != "") print }'
+}
+gone=0
+if [ -z "${GRADER_FIT:-}" ]; then
+  old=$([ -n "$hdir" ] && [ -n "$tree" ] && [ "$stamp" = "$commit" ] && cd "$tree" && exercise_file "$id")
+  if [ -z "$hdir" ]; then code_lines regions < "$reference"
+  elif [ -n "$old" ]; then code_lines regions < "$tree/$old"  # the starter's own lines, from its commit's reference
+  else code_lines todo < "$hdir/$name"; fi > "$work/starter"
+  code_lines < "$src" > "$work/mine"
+  gone=$(awk 'NR == FNR { have[$0]; next } !($0 in have)' "$work/mine" "$work/starter" | wc -l | tr -d ' ')
+  [ "$gone" -eq 0 ] || [ -z "${GRADER_KEEP:-}" ] || echo "$gone" > "$GRADER_KEEP/other-handout"
+fi
 cp tests/grader/grader.hpp "$tests_file" "$box/src/"
 cp "$src" "$box/src/file/submission.cpp"
 for data in $(sed -n 's|^// Files: *||p' "$tests_file"); do
@@ -129,9 +218,6 @@ for data in $(sed -n 's|^// Files: *||p' "$tests_file"); do
 done
 if [ -n "$uid" ]; then chown -R "$uid:$uid" "$box" && chmod 700 "$box" || usage_error "cannot give the box to uid $uid"; fi
 
-cache=${GRADER_CACHE:-$work}
-mkdir -p "$cache" || usage_error "cannot use GRADER_CACHE '$cache'"
-[ -n "$uid" ] && chmod go-rwx "$cache"  # the student's uid must not run the checker: its --lesson is the reference's
 tool=$cache/gradetool
 checker=$cache/checker-$id
 dir=$(dirname "$reference")
@@ -213,6 +299,11 @@ fi
 {
   echo "Exercise $id ($reference), graded: ${2}"
   echo "Seed $seed (SEED=$seed replays this run); sandbox $mode"
+  [ -z "$stamp" ] || echo "Against the handout of version $stamp (HANDOUT)"
+  whose="today's"
+  [ -z "$stamp" ] || whose="the handout's"
+  [ "$gone" -eq 0 ] || echo "Written against another handout? It lacks $gone of $whose starter's code lines:" \
+    "grade it with HANDOUT=<the folder or zip of the handout it came from>"
   if [ -s "$work/compile.log" ]; then
     echo
     if [ "$compiled" -ne 0 ]; then echo "It did not compile:"; else echo "The compiler's warnings:"; fi

@@ -2,6 +2,7 @@
 # Grades a whole class from a learning platform's export (tests/grader/README.md, "Grading a class"):
 #
 #   make grade-class DIR=export [OUT=grades] [EX="20.5 tiny.2"] [SEED=N] [JOBS=N] [SANDBOX=mode] [ROSTER=file]
+#                    [HANDOUT=dir]
 #   bash tests/grader/grade_class.sh EXPORT OUT [ID...]
 #
 # EXPORT is the folder or the .zip as downloaded. Exit 0 when every file handed in was graded, 1 when
@@ -32,7 +33,7 @@ if [ "${1:-}" = --one ]; then  # --one OUT LINE: one grading (xargs runs JOBS at
 fi
 
 usage="usage: make grade-class DIR=<export or its zip> [OUT=<folder>] [EX=<id>...] [SEED=<n>] [JOBS=<n>]"
-usage="$usage [SANDBOX=<mode>] [ROSTER=<file>]"
+usage="$usage [SANDBOX=<mode>] [ROSTER=<file>] [HANDOUT=<folder or zip>]"
 case "${1:-}" in -h | --help) echo "$usage"; exit 0 ;; esac
 [ -n "${1:-}" ] || fail "DIR is missing: which folder holds the class's export?  $usage"
 export_dir=$(abs "$1")
@@ -64,7 +65,13 @@ version=$(grader_version)
 mkdir -p "$out/.graded" "$out/.work" || fail "cannot write OUT '$out'"
 chmod 700 "$out"  # the teacher's alone: no student's program, in any mode, reads it
 w=$out/.work
-rm -rf "$w"/grading.* "$w/jobs"
+rm -rf "$w"/grading.* "$w/jobs" "$w/handout"
+if [ -n "${HANDOUT:-}" ]; then  # the class's handout, unpacked once: each grading compiles against it (grade.sh)
+  given=$HANDOUT
+  HANDOUT=$(handout_root "$(abs "$given")" "$w/handout") || fail "HANDOUT '$given' is not make handout's folder or zip"
+  export HANDOUT
+  version=$( { echo "$version"; cd "$HANDOUT" && find . -type f -print0 | sort -z | xargs -0 cat; } | hash_of -)
+fi
 find "$w" -maxdepth 1 -name 'cache-*' ! -name "cache-${version:0:16}" -exec rm -rf {} + 2> /dev/null
 [ -n "${SEED:-}" ] && echo "$SEED" > "$out/seed"
 [ -s "$out/seed" ] || random_seed > "$out/seed"
@@ -112,6 +119,7 @@ awk -F'\t' '$5 != "" && !seen[$5]++ { print $5 "\t" $2 "\t" $4 }' "$w/keys" | wh
 done > "$w/jobs"
 total=$(wc -l < "$w/jobs" | tr -d ' ')
 echo "grade-class: $(wc -l < "$w/students" | tr -d ' ') students, exercises $ids, seed $seed, sandbox $mode"
+[ -z "${HANDOUT:-}" ] || echo "grade-class: the handout $given, version $(head -n 1 "$HANDOUT/VERSION" 2> /dev/null)"
 echo "grade-class: $total to grade, $(( $(cut -f5 "$w/keys" | grep -v '^$' | sort -u | wc -l) - total )) already graded, $jobs at once"
 if [ "$total" -gt 0 ]; then
   start=$(date +%s)
@@ -134,7 +142,7 @@ if [ "$total" -gt 0 ]; then
 fi
 
 # --- The sheet, the reports, the summary, the copies ------------------------------------
-problems=0
+problems=0 others=0 elsewhere=0
 # Several files of one student for one exercise were each graded: the higher score counts, the count noted.
 points_of() { awk -F'\t' 'NF == 6 { s += ($2 < 0 || $2 > $3) ? 0 : $2 } END { print s + 0 }' "$1/keep/rows"; }
 fields() { tr '\t' '\037' < "$1"; }  # bash's read merges empty tab-separated fields, not these
@@ -157,6 +165,11 @@ while IFS=$'\037' read -r student id status path key pid late count files; do
     if [ ! -f "$graded/status" ] || [ "$(cat "$graded/status")" -gt 1 ]; then
       status=error problems=1
       echo "grade-class: $student, $id: $(head -n 1 "$graded/report.txt" 2> /dev/null || echo 'not graded')" >&2
+    fi
+    if [ -f "$graded/keep/needs-version" ]; then status=needs-version elsewhere=$((elsewhere + 1))
+    elif [ -f "$graded/keep/other-handout" ]; then  # its report says so; did not compile may not be the student's
+      others=$((others + 1))
+      head -n 1 "$graded/keep/rows" 2> /dev/null | grep -q 'did not compile' && status=other-handout
     fi
     mkdir -p "$out/students/$student"
     if [ "$count" -gt 1 ]; then
@@ -187,6 +200,16 @@ if [ -s "$w/unplaced" ]; then
   sources=$(cut -f3 "$w/unplaced" | grep -ciE '\.(cpp|hpp|h)$')
   placed="$(wc -l < "$w/unplaced" | tr -d ' ') files not placed, $sources of them source files (unplaced.tsv)"
   [ "$sources" -eq 0 ] || problems=1
+fi
+[ "$others" -eq 0 ] || echo "grade-class: $others files look written against another handout (their reports say why;" \
+  "other-handout where they did not compile): grade them with HANDOUT=<the folder or zip of the handout they came from>"
+if [ "$elsewhere" -gt 0 ]; then
+  commit=$(head -n 1 "$HANDOUT/VERSION" 2> /dev/null) v=/tmp/v
+  how="make grade-class DIR=$export_dir HANDOUT=$given in the checkout the handout came from"
+  [[ $commit =~ ^[0-9a-f]{40}$ ]] && v=/tmp/v${commit:0:12} &&
+    how="git worktree add $v $commit && make -C $v grade-class DIR=$export_dir HANDOUT=$(abs "$given")"
+  echo "grade-class: $elsewhere files cannot be graded against this handout here (needs-version, reports say why):" \
+    "grade them there: $how"
 fi
 echo "grade-class: $out/grades.csv; $placed"
 exit "$problems"

@@ -7,6 +7,7 @@
 #
 # A folder per exercise: the starter, STATEMENT.md, its headers and data, the lesson's output and
 # check.sh; from_exercise_<id>.cpp brings in the student's own answers to the exercises it builds on.
+# VERSION names the commit (make grade-class HANDOUT= grades against it).
 set -u -o pipefail
 out=${1:-handout}
 only=${2:-}
@@ -106,6 +107,14 @@ done < <(exercise_table)
   done
 } > "$tmp/README.md"
 echo "written by make handout from $(git rev-parse --short HEAD 2> /dev/null || echo 'this tree')" > "$tmp/.handout"
+# VERSION: the commit it came from, for make grade-class HANDOUT= (-dirty: the sources had changes).
+if ! command -v git > /dev/null; then echo "unknown: git is not installed where make handout ran" > "$tmp/VERSION"
+elif ! commit=$(git rev-parse --verify -q HEAD 2> /dev/null); then
+  echo "unknown: make handout ran in a folder that is not a git checkout" > "$tmp/VERSION"
+else
+  [ -z "$(git status --porcelain -- common 'chapter*' tests 2> /dev/null)" ] || commit=$commit-dirty
+  echo "$commit" > "$tmp/VERSION"
+fi
 rm -rf "$out"
 mv "$tmp" "$out" || fail "cannot move the handout into '$out'"
 trap - EXIT

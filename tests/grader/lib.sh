@@ -139,3 +139,17 @@ similarity_base() {
   solved_exercise "$id" "$file" > "$dir/reference.cpp" || return 2
   printf '%s\treference\treference\t%s\n' "$id" "$dir/reference.cpp"
 }
+
+# handout_root PATH DIR: the folder of make handout's output (PATH, or PATH's zip unpacked into DIR)
+# that holds the exercise folders, or nothing.
+handout_root() {
+  local path=$1 dir
+  if [ -f "$path" ]; then
+    mkdir -p "$2" && unzip -qq -o "$path" -d "$2" > /dev/null 2>&1 || return 1
+    path=$2
+  fi
+  for dir in "$path" "$path"/*/; do
+    ls "${dir%/}"/*/STATEMENT.md > /dev/null 2>&1 && { echo "${dir%/}"; return 0; }
+  done
+  return 1
+}
