@@ -1,7 +1,7 @@
 // tests/web/answers.js: make web ANSWERS=hidden shows no line of any exercise's solution region.
 // Every line of a region in the lessons and headers (but its STUB lines, blank lines and lines of
-// under 12 characters, such as "}", and those found outside the regions too) is looked for, as the page escapes it, in every page of the
-// hidden folder: none may be there. In the default folder some must be (else this finds nothing).
+// under 12 characters, such as "}", and those found outside the regions too) is looked for, as the
+// page escapes it, in every page of the hidden folder: none may be there. In the default folder some must be (else this finds nothing).
 //
 //   node tests/web/answers.js WEB HIDDEN_WEB
 'use strict';
@@ -45,7 +45,8 @@ const hits = dir => {
 const shownHits = hits(web), hiddenHits = hits(hidden);
 let ok = true;
 if (lines.size === 0 || shownHits.length === 0) {
-  console.log(`FAILED: no solution line found in ${web}'s pages (${lines.size} lines looked for): this check would find nothing`);
+  console.log(`FAILED: no solution line found in ${web}'s pages (${lines.size} lines looked for): ` +
+              'this check would find nothing');
   ok = false;
 }
 if (pages(hidden).length !== pages(web).length) {

@@ -78,8 +78,11 @@ const markdown = text => escape(text).replace(/`([^`]+)`/g, '<code>$1</code>').r
 const readmeRow = fs.readFileSync(path.join(top, chapter, 'README.md'), 'utf8').split('\n')
   .find(line => line.startsWith('|') && line.includes(name + '.cpp`'));
 const readmeCells = readmeRow ? readmeRow.split('|').map(c => c.trim()).filter(Boolean) : [];
+// The README itself, where the repository is beside the pages (build/web/<chapter>/ in a checkout).
+const readmeHref = '../'.repeat(program.split('/').length + 1) + chapter + '/README.md';
+const readmeLink = `<a href="${escape(readmeHref)}">${escape(chapter)}/README.md</a>`;
 const aboutHtml = readmeCells.length ? `<p class="readme">${markdown(readmeCells[readmeCells.length - 1])} ` +
-  `<span class="note">(${escape(chapter)}/README.md)</span></p>` : '';
+  `<span class="note">(${readmeLink})</span></p>` : '';
 
 // Beside the output, make book's rows for it (tests/fixtures/book_claims.tsv, tests/book.sh): the
 // book's words, the line of ours that holds its figure (from the golden), and same or ours with why.
@@ -98,7 +101,7 @@ const bookHtml = bookRows.length ? `<details class="book" open><summary>Beside t
   `${claims.filter(c => !c[3]).length} the same, ${claims.filter(c => c[3]).length} ours on purpose</summary>` +
   `<div class="scroll"><table><thead><tr><th>The book (section: what it says)</th><th>Our program prints</th><th></th>` +
   `<th>Why ours differs</th></tr></thead><tbody>\n${bookRows.join('\n')}\n</tbody></table></div>` +
-  `<p class="note">${escape(chapter)}/README.md says more on each difference.</p></details>` : '';
+  `<p class="note">${readmeLink} says more on each difference.</p></details>` : '';
 
 // What the browser cannot do that the terminal can.
 const notes = [];
