@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What every program's source keeps to, so that lessons read alike: a usage
 # text (USAGE) sits just before main, after the lesson's own code, and nowhere
-# else (issue 22). Run by make test; it reads the sources, not the build.
+# else. Run by make test; it reads the sources, not the build.
 set -u
 export LC_ALL=C
 cd "$(dirname "$0")/../.." || exit 2

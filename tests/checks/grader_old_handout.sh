@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A class handed out before an update (issue 33, point 3): the handout of the commit before the helpers left
+# A class handed out before an update: the handout of the commit before the helpers left
 # maths.hpp (79ece07's parent, made by that commit's make handout and stamped as make handout stamps one
 # now), with 20.3, 20.5, 15.3 and tiny.2 solved as a student hands them in (that commit's solution regions
 # in its starters), graded from this tree. With HANDOUT= (its zip) every right answer gets full marks and
