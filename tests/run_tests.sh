@@ -44,13 +44,14 @@ run_golden() {
 
 check_log() { echo "$build/checks/$1.log"; }
 run_check() {  # run_check CHECK: its output to check_log, its exit status to check_log.status
-  local log; log=$(check_log "$1")
+  local log start=$SECONDS; log=$(check_log "$1")
   mkdir -p "$(dirname "$log")"
   case "$1" in
     *.cpp) $RUN "$build/${1%.cpp}" > "$log" 2>&1 ;;
     *) bash "$1" "$build" > "$log" 2>&1 ;;
   esac
   echo $? > "$log.status"
+  echo $((SECONDS - start)) > "$log.seconds"  # for the report's slowest checks
 }
 # A program's goldens, each the run of one tests/golden file; a program with
 # none yet runs once with no arguments, so that make golden writes its first
@@ -146,6 +147,10 @@ for check in "${checks[@]}"; do
   else fail "$check:"; tail -n 20 "$log" | sed 's/^/      /'; fi
 done
 
+# The slowest checks, where make test's time goes (wall seconds, side by side with others).
+slowest=$(for check in "${checks[@]}"; do echo "$(cat "$(check_log "$check").seconds" 2> /dev/null || echo 0) $check"; done |
+  sort -rn | head -n 3 | awk '{ printf "%s%s %d s", NR > 1 ? ", " : "", $2, $1 }')
 echo
+echo "slowest checks: $slowest"
 echo "$passed passed, $failed failed$([ "$skipped" -eq 0 ] || echo ", $skipped skipped")"
 [ "$failed" -eq 0 ]

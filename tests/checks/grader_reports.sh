@@ -28,7 +28,8 @@ starter_of 20.3 | sed 's|^#include "attention109.hpp"|#include "../../common/mat
 report empty "The file is empty"
 report byte_order_mark "The file is empty"
 report compile_error "Your file did not compile: fix the first error above (line 2 of your file)"
-grep -q "error: 'undeclared_name' was not declared" "$work/compile_error.log" &&
+# GCC: "'undeclared_name' was not declared"; Clang: "use of undeclared identifier 'undeclared_name'".
+grep -qE "error: .*'undeclared_name'" "$work/compile_error.log" &&
   ok "compile_error: the compiler's message is shown" ||
   failed "compile_error: no compiler's message" "$work/compile_error.log"
 report repository_path "include the handout's headers by name, #include \"matrix.hpp\""
