@@ -354,6 +354,12 @@ const finger = e => e.pointerType === 'touch';
 const sideways = () => { svg.style.touchAction = demo.scrollWidth > demo.clientWidth ? 'auto' : 'pan-y pinch-zoom'; };
 sideways();
 addEventListener('resize', sideways);
+// On a phone the box opens on the letter shown, three quarters across (its arcs run back to the left), not on
+// the box's empty left end.
+if (axis === 'x' && demo.scrollWidth > demo.clientWidth) {
+  const at = new DOMPoint(first + (current + 0.5) * cell, 0).matrixTransform(svg.getScreenCTM());
+  demo.scrollLeft += at.x - demo.getBoundingClientRect().left - 0.75 * demo.clientWidth;
+}
 svg.addEventListener('pointermove', e => { if (!finger(e)) point(e); });
 svg.addEventListener('pointerdown', e => { demo.focus({preventScroll: true}); if (!finger(e)) point(e); });
 svg.addEventListener('pointerup', e => { if (finger(e)) point(e); });

@@ -324,6 +324,11 @@ async function checkArcsOnPhone(browser) {
   const {letters, expectAt} = await arcsProbe(tab, name + ' on a phone');
   const apart = letters[1].x - letters[0].x;
   check(apart >= 24, `${name}: on a phone, letters ${apart.toFixed(1)} px apart, at least 24`);
+  const opened = await tab.value(`(() => { const t = [...document.querySelectorAll('svg > text')]
+    .filter(t => /^.$/.test(t.textContent))[+document.getElementById('demo').dataset.shown].getBoundingClientRect();
+    return {left: t.left, right: t.right, width: innerWidth}; })()`);
+  check(opened.left >= 0 && opened.right <= opened.width,
+        `${name}: on a phone, the box opens with the letter it shows on the screen`, JSON.stringify(opened));
   const letter = t => tab.value(placeOf('/^.$/', t));  // the first lane's
   await tab.swipe([await letter(5)]);
   await expectAt(5, 'on a phone, a tap on letter 5');
