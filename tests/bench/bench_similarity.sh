@@ -3,8 +3,9 @@
 # beside a grader, Dick Grune's sim_c++ (Debian's similarity-tester) and Dolos (npm's
 # @dodona/dolos-lib), each on whole files and with the handout's code taken out. The classes:
 # the project's own (tests/grader/class/similarity/, which the detector was tuned on), the blind
-# class's files of set train, then its held-out disguises (tests/grader/class/blind/).
-# tests/bench/similarity_peers.py measures each exercise; CLASSES=own,train leaves out a set.
+# class's files of set train, then its held-out disguises (tests/grader/class/blind/, set heldout).
+# tests/bench/similarity_peers.py measures each exercise; CLASSES=own,train leaves out a set, and
+# CLASSES=...,heldout2 adds the second held-out set (its truth.tsv rows of set heldout2), measured once.
 # The peers are installed when missing, as .ci/run installs Chromium: sim_c++ with apt-get,
 # Dolos with npm into BUILD/peers/ (never committed). The grader never calls them.
 set -u
@@ -29,10 +30,12 @@ ours=$work/similarity
 g++ -std=c++17 -O2 tests/grader/similarity.cpp -o "$ours" ||
   { echo "bench_similarity: similarity.cpp does not build"; exit 1; }
 
-# measure CLASS SET: every exercise the class's truth.tsv names, its handout made once.
+# measure CLASS SET: every exercise with files of SET in the class's truth.tsv (the own class's
+# rows have no set column), its handout made once.
 measure() {
   local class=$1 set=$2 id
-  for id in $(awk -F '\t' '!/^#/ && $1 != "exercise" { print $1 }' "$class/truth.tsv" | sort -u); do
+  for id in $(awk -F '\t' -v set="$set" '!/^#/ && $1 != "exercise" && (NF < 4 || $4 == set) { print $1 }' \
+                "$class/truth.tsv" | sort -u); do
     [ -f "$work/handout/$id.tsv" ] || similarity_base "$id" "$work/handout/$id" > "$work/handout/$id.tsv" ||
       { echo "bench_similarity: the handout of $id"; return 1; }
     python3 tests/bench/similarity_peers.py "$work/$set-$id" "$ours" tests/bench/similarity_dolos.mjs \
@@ -42,7 +45,7 @@ measure() {
 mkdir -p "$work/handout"
 status=0
 case ",$classes," in *,own,*) measure tests/grader/class/similarity own || status=1 ;; esac
-for set in train heldout; do
+for set in train heldout heldout2; do
   case ",$classes," in *,$set,*) ;; *) continue ;; esac
   if [ -f tests/grader/class/blind/truth.tsv ]; then measure tests/grader/class/blind "$set" || status=1
   else echo "bench_similarity: no blind class (tests/grader/class/blind/truth.tsv)"; fi

@@ -5,9 +5,10 @@ usage: similarity_peers.py WORK OURS DOLOS_RUNNER CLASS EXERCISE SET HANDOUT_MAN
 
 CLASS is a folder with a truth.tsv: either the project's own (exercise, file, copy_of, files in
 CLASS/<exercise>/, copy_of a file's stem) or the blind class's (exercise, file, copy_of, set, notes,
-paths under CLASS). SET is own (the project's class), train (the files of set train) or heldout
-(every file; only the copied pairs with a held-out file in them count). HANDOUT_MANIFEST is what
-similarity_base printed: the handout's base files and the reference.
+paths under CLASS). SET is own (the project's class), train (the files of set train) or a held-out
+set, heldout or heldout2 (the files of train and of that set, and the originals of its copies; only
+the copied pairs with a file of that set in them count). HANDOUT_MANIFEST is what similarity_base
+printed: the handout's base files and the reference.
 
 Two files are a copied pair when they come from one original (a copy and its original, two copies of one,
 a reference copy and the reference); every other pair is independent. For each tool it prints how many
@@ -55,7 +56,9 @@ def files_and_origins():
             path = copy_of[path]
         return path
 
-    kept = [(path, subset) for path, _, subset in rows if which == "heldout" or subset == "train"]
+    held_out = {path for path, _, subset in rows if subset == which != "train"}
+    originals = {origin(path) for path in held_out}  # a held-out copy of another set's file is measured with it
+    kept = [(path, subset) for path, _, subset in rows if subset == "train" or path in held_out | originals]
     return {path: (origin(path), subset) for path, subset in kept}
 
 
@@ -72,7 +75,7 @@ path_of = {name: (reference if name == REFERENCE else os.path.join(class_dir, na
 names = sorted(files)
 pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
 copied = [p for p in pairs if files[p[0]][0] == files[p[1]][0] and
-          (which != "heldout" or "heldout" in (files[p[0]][1], files[p[1]][1]))]
+          (which in ("own", "train") or which in (files[p[0]][1], files[p[1]][1]))]
 independent = [p for p in pairs if files[p[0]][0] != files[p[1]][0]]
 os.makedirs(work, exist_ok=True)
 
@@ -161,6 +164,9 @@ tools = [("ours", ours_scores), ("sim_c++ whole", lambda: sim_scores(path_of)),
          ("sim_c++ base", sim_without_base), ("Dolos whole", lambda: dolos_scores(None)),
          ("Dolos base", lambda: dolos_scores(template_file()))]
 where = os.path.relpath(class_dir)
+if not copied or not independent:
+    sys.exit("similarity_peers: %s, %s: %d copied and %d independent pairs, too few to measure"
+             % (which, exercise, len(copied), len(independent)))
 for tool, scores in tools:
     if os.environ.get("ONLY", tool) != tool:
         continue

@@ -171,9 +171,10 @@ static std::string page(const std::vector<Pair>& pairs, const std::vector<Docume
     out += judge::say(
         "<p class=\"note\"><b>A high score is a reason to look, not a verdict.</b> Correct answers to a short "
         "exercise look alike, and code handed out to everyone does not count. The score is the share of the "
-        "smaller file's fingerprints (MOSS's winnowing: %d normalised tokens, window %d) that the other file has "
-        "too, each weighted by how few files of the exercise have it; names, numbers, spacing and comments do not "
-        "count, a for loop counts as its while loop, and a macro or a type alias as what it stands for. A pair is "
+        "smaller file's fingerprints (MOSS's winnowing: %d normalised tokens, window %d, and each statement) that "
+        "the other file has too, each weighted by how few files of the exercise have it; names, numbers, spacing "
+        "and comments do not count, a for loop counts as its while loop, a macro or a type alias as what it "
+        "stands for, and an element read as an element, whichever container holds it. A pair is "
         "flagged when it stands out among its exercise's pairs. Look at the marked code side by side before you "
         "decide anything.</p>\n",
         K, W);

@@ -56,6 +56,22 @@ static std::vector<Print> winnow(const std::vector<uint64_t>& h) {
     return out;
 }
 
+// Each statement of at least STATEMENT_TOKENS tokens as one more fingerprint: a copy whose code is moved
+// into helpers, reordered or split keeps its statements when it loses its runs of K tokens.
+constexpr size_t STATEMENT_TOKENS = 5;
+
+static std::vector<uint64_t> statement_hashes(const std::vector<Token>& tokens) {
+    std::vector<uint64_t> out;
+    for (size_t i = 0; i < tokens.size();) {
+        size_t j = i;
+        std::string text = "statement";
+        for (; j < tokens.size() && tokens[j].statement == tokens[i].statement; j++) text += " " + tokens[j].text;
+        if (j - i >= STATEMENT_TOKENS) out.push_back(judge::fnv1a(text));
+        i = j;
+    }
+    return out;
+}
+
 // ---------------------------------------------------------------------------
 // A file, its fingerprints
 
@@ -78,8 +94,9 @@ static void fingerprint(std::vector<Document>& docs) {
     for (Document& d : docs) {
         d.tokens = tokens_of(d.text);
         if (d.role != "base") continue;
-        const std::vector<uint64_t> h = kgram_hashes(d.tokens);
+        const std::vector<uint64_t> h = kgram_hashes(d.tokens), statements = statement_hashes(d.tokens);
         base[d.exercise].insert(base[d.exercise].end(), h.begin(), h.end());
+        base[d.exercise].insert(base[d.exercise].end(), statements.begin(), statements.end());
     }
     for (auto& b : base) std::sort(b.second.begin(), b.second.end());
     for (Document& d : docs) {
@@ -90,6 +107,8 @@ static void fingerprint(std::vector<Document>& docs) {
                 d.prints.push_back(p);
                 d.kept.push_back(p.hash);
             }
+        for (uint64_t h : statement_hashes(d.tokens))
+            if (!has(handed_out, h)) d.kept.push_back(h);
         std::sort(d.kept.begin(), d.kept.end());
         d.kept.erase(std::unique(d.kept.begin(), d.kept.end()), d.kept.end());
     }

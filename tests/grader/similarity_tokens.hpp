@@ -13,6 +13,7 @@
 struct Token {
     std::string text;  // after normalisation: a keyword, an operator, V, N, S, LOOP
     int line;          // where it stands in the file, from 1
+    int statement = 0;  // which statement it is part of, counted from the file's start
 };
 
 static bool name_start(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; }
@@ -180,11 +181,16 @@ static void loops_as_while(const std::vector<Token>& t, size_t from, size_t to, 
             continue;
         }
         size_t body_end = statement_end(t, close + 1, to);
+        const int line = t[i].line;  // the separators keep its statements apart, as in a while loop
         loops_as_while(t, i + 2, first, out);
-        out.push_back({"while", t[i].line});
+        out.push_back({";", line});
+        out.push_back({"while", line});
+        out.push_back({"(", line});
         loops_as_while(t, first + 1, second, out);
+        out.push_back({")", line});
         loops_as_while(t, close + 1, body_end, out);
         loops_as_while(t, second + 1, close, out);
+        out.push_back({";", line});
         i = body_end - 1;
     }
 }
@@ -272,9 +278,61 @@ static std::vector<Token> stand_ins_written_out(const std::vector<Token>& t) {
     return expanded(rest, macros, 0);
 }
 
+// An element's address as one token "[]": a[i][j], a[i * n + j], A(i, j) (a matrix's call operator, or a macro
+// written out) and a.b or p->b (a member) are the same element read, whichever container holds it.
+static bool plain_name(const std::string& x) { return name_start((unsigned char)x[0]) && !kept_names().count(x); }
+
+static bool index_arithmetic(const std::vector<Token>& t, size_t from, size_t to) {  // names, numbers, + - * ,
+    static const std::set<std::string> allowed = {"N", ",", "+", "-", "*"};
+    for (size_t j = from; j < to; j++)
+        if (!plain_name(t[j].text) && !allowed.count(t[j].text)) return false;
+    return to < t.size();
+}
+
+static std::vector<Token> addresses_as_one(const std::vector<Token>& t) {
+    std::vector<Token> out;
+    for (size_t i = 0; i < t.size(); i++) {
+        const std::string& x = t[i].text;
+        const bool member = i + 2 < t.size() && (t[i + 1].text == "." || t[i + 1].text == "->");
+        if (plain_name(x) && member && plain_name(t[i + 2].text)) {
+            i++;  // a.b read as b
+            continue;
+        }
+        size_t close = i;
+        if (x == "[") close = matching(t, i, t.size());
+        else if (plain_name(x) && i + 1 < t.size() && t[i + 1].text == "(") {
+            close = matching(t, i + 1, t.size());
+            if (!index_arithmetic(t, i + 2, close)) close = i;  // a call with more in it is kept as it is
+            else out.push_back(t[i++]);
+        }
+        if (close == i || close >= t.size()) {
+            out.push_back(t[i]);
+            continue;
+        }
+        if (out.empty() || out.back().text != "[]") out.push_back({"[]", t[i].line});
+        i = close;
+    }
+    return out;
+}
+
+// Each token's statement: a new one after ; { } and after the condition of an if, a loop or a switch.
+static void number_statements(std::vector<Token>& t) {
+    int statement = 0;
+    size_t condition_end = t.size();
+    for (size_t i = 0; i < t.size(); i++) {
+        t[i].statement = statement;
+        const std::string& x = t[i].text;
+        if ((x == "if" || x == "while" || x == "switch") && i + 1 < t.size() && t[i + 1].text == "(")
+            condition_end = matching(t, i + 1, t.size());
+        if (x == ";" || x == "{" || x == "}" || i == condition_end) statement++;
+    }
+}
+
 static std::vector<Token> tokens_of(const std::string& text) {
     std::vector<Token> raw = stand_ins_written_out(raw_tokens(text)), loops, out;
     loops_as_while(raw, 0, raw.size(), loops);
+    loops = addresses_as_one(loops);
+    number_statements(loops);
     for (Token& t : loops) {
         t.text = normalised(t.text);
         if (!t.text.empty()) out.push_back(t);
