@@ -6,7 +6,9 @@
 // training and the table's measurements, and the parameter file format.
 // The book trains with PyTorch autograd; here each forward step has its
 // backward step beside it, and tests/unit/colour_recall_grad_test.cpp checks
-// every one against finite differences.
+// every one against finite differences. These are the chapter's plain loops;
+// colour_recall_fast.hpp computes the same bits faster, for the programs that
+// train the model hundreds of times.
 #pragma once
 
 #include <cmath>
@@ -125,24 +127,6 @@ inline Params random_start(uint64_t seed, int vocab = VOCAB, float init_scale = 
     return p;
 }
 
-// Y = X W for a W of COLS columns: the same sums as matmul() in
-// common/matrix.hpp (each entry adds X(i,k) W(k,j) for k = 0, 1, ...), but
-// with the size known when compiling and a row of sums kept in a local array,
-// so the compiler can work on all COLS columns at once: training runs faster.
-template <int COLS>
-inline Matrix project(const Matrix& X, const Matrix& W) {
-    Matrix Y(X.rows, COLS);  // (X.rows x COLS)
-    for (int i = 0; i < X.rows; i++) {
-        float sums[COLS] = {};
-        for (int k = 0; k < X.cols; k++) {
-            const float x = X(i, k);
-            for (int j = 0; j < COLS; j++) sums[j] += x * W(k, j);
-        }
-        for (int j = 0; j < COLS; j++) Y(i, j) = sums[j];
-    }
-    return Y;
-}
-
 // Everything the forward pass computed for one prefix, kept for the backward pass.
 struct Forward {
     Matrix X;        // (T x D)     the embedding rows, one per position
@@ -166,16 +150,16 @@ inline Forward forward(const Params& p, const std::vector<int>& tokens) {
 
     Matrix x_last(1, D);  // (1 x D): the query comes from the last position only
     for (int c = 0; c < D; c++) x_last(0, c) = f.X(T - 1, c);
-    f.q = project<D_K>(x_last, p.W_Q);  // (1 x D_K)
-    f.K = project<D_K>(f.X, p.W_K);     // (T x D_K)
-    f.V = project<D_V>(f.X, p.W_V);     // (T x D_V)
+    f.q = matmul(x_last, p.W_Q);  // (1 x D_K)
+    f.K = matmul(f.X, p.W_K);     // (T x D_K): K = X W_K, one key row per position
+    f.V = matmul(f.X, p.W_V);     // (T x D_V): V = X W_V, one value row per position
 
     const float score_scale = 1.0f / std::sqrt(float(D_K));  // divide by 2
     f.scores = Matrix(1, T);                                    // (1 x T)
     for (int j = 0; j < T; j++) f.scores(0, j) = dot(f.q.row(0), f.K.row(j), D_K) * score_scale;
     f.weights = softmax_rows(f.scores);  // (1 x T)
 
-    f.z = project<D_V>(f.weights, f.V);            // (1 x D_V): z = sum_j a_j v_j
+    f.z = matmul(f.weights, f.V);                  // (1 x D_V): z = sum_j a_j v_j
     f.logits = add(matmul(f.z, p.W_out), p.bias);  // (1 x vocab)
     f.probs = softmax_rows(f.logits);
     return f;
@@ -191,23 +175,6 @@ inline float cross_entropy(const Matrix& logits, int target) {
     return log_f(total) - (logits(0, target) - biggest);
 }
 
-// Backward of y = x W for one row x and y's gradient d_y: adds x^T d_y into
-// d_W and d_y W^T into d_x. The sizes are template arguments and the inputs
-// copied to local arrays, so the compiler keeps them in registers.
-template <int ROWS, int COLS>
-inline void add_outer_and_back(const float* x, const float* d_y, const Matrix& W, Matrix& d_W, float* d_x) {
-    float xr[ROWS], dy[COLS];
-    for (int r = 0; r < ROWS; r++) xr[r] = x[r];
-    for (int c = 0; c < COLS; c++) dy[c] = d_y[c];
-    for (int r = 0; r < ROWS; r++)
-        for (int c = 0; c < COLS; c++) d_W(r, c) += xr[r] * dy[c];
-    for (int r = 0; r < ROWS; r++) {
-        float sum = d_x[r];
-        for (int c = 0; c < COLS; c++) sum += dy[c] * W(r, c);
-        d_x[r] = sum;
-    }
-}
-
 // Backward pass of loss_weight * -log p(target) for one prefix, added into
 // grad (same shapes as the parameters). Each step undoes one forward step,
 // last first. (Exercise 15.3 is to write it: its handout declares it here.)
@@ -217,6 +184,7 @@ inline void add_outer_and_back(const float* x, const float* d_y, const Matrix& W
 inline void backward(const Params& p, const std::vector<int>& tokens, const Forward& f, int target,
                      float loss_weight, Params& grad) {
     const int T = int(tokens.size()), vocab = p.bias.cols;
+    const float score_scale = 1.0f / std::sqrt(float(D_K));
 
     // logits = z W_out + bias; d(-log p_target)/d logits = probs - onehot(target)
     Matrix d_logits(1, vocab);  // (1 x vocab)
@@ -237,44 +205,39 @@ inline void backward(const Params& p, const std::vector<int>& tokens, const Forw
     for (int j = 0; j < T; j++) d_scores(0, j) = f.weights(0, j) * (d_weights(0, j) - mean_d_weight);
 
     // s_j = q . k_j / 2: d q = sum_j d s_j k_j / 2, and d k_j = d s_j q / 2 (used below)
-    const float score_scale = 1.0f / std::sqrt(float(D_K));
     Matrix d_q(1, D_K);  // (1 x D_K)
     for (int j = 0; j < T; j++)
         for (int c = 0; c < D_K; c++) d_q(0, c) += d_scores(0, j) * f.K(j, c) * score_scale;
 
-    // K = X W_K and V = X W_V. Every key's gradient d k_j = d s_j (q/2) is one
-    // vector times a number, and so is every value's, d v_j = a_j d_z. So
-    //   W_K's gradient  sum_j x_j^T d k_j = (sum_j d s_j x_j)^T (q/2),
-    //   W_V's gradient  sum_j x_j^T d v_j = (sum_j a_j x_j)^T d_z,
-    //   x_j's gradient  d k_j W_K^T + d v_j W_V^T = d s_j (q/2 W_K^T) + a_j (d_z W_V^T),
-    // and the products with W_K^T and W_V^T are made once, not once per position.
-    float half_q[D_K];  // (D_K): q / 2
-    for (int c = 0; c < D_K; c++) half_q[c] = f.q(0, c) * score_scale;
-    float key_back[D], value_back[D];         // (D): (q/2) W_K^T and d_z W_V^T
-    float sum_ds_x[D] = {}, sum_a_x[D] = {};  // (D): sum_j d s_j x_j and sum_j a_j x_j
+    // k_j = x_j W_K and v_j = x_j W_V at each position j: the embedding row x_j gets back
+    // d k_j W_K^T + d v_j W_V^T, and W_K and W_V collect x_j^T d k_j and x_j^T d v_j.
+    // d k_j = d s_j (q/2) and d v_j = a_j d_z are each a number times a vector shared by every position,
+    // and the number stays outside the sums: multiplied in first, the floats round apart and goldens move.
+    float key_back[D], value_back[D];  // (D): (q/2) W_K^T and d_z W_V^T, the same at every position
     for (int r = 0; r < D; r++) {
         key_back[r] = 0.0f, value_back[r] = 0.0f;
-        for (int c = 0; c < D_K; c++) key_back[r] += half_q[c] * p.W_K(r, c);
+        for (int c = 0; c < D_K; c++) key_back[r] += f.q(0, c) * score_scale * p.W_K(r, c);
         for (int c = 0; c < D_V; c++) value_back[r] += d_z(0, c) * p.W_V(r, c);
     }
-    for (int t = 0; t < T; t++) {
-        const float ds = d_scores(0, t), a = f.weights(0, t);
-        float* d_embedding = grad.embeddings.row(tokens[t]);
+    float sum_ds_x[D] = {}, sum_a_x[D] = {};  // (D): sum_j d s_j x_j and sum_j a_j x_j
+    for (int j = 0; j < T; j++) {
+        const float ds = d_scores(0, j), a = f.weights(0, j);
         for (int r = 0; r < D; r++) {
-            sum_ds_x[r] += ds * f.X(t, r);
-            sum_a_x[r] += a * f.X(t, r);
-            d_embedding[r] += ds * key_back[r] + a * value_back[r];
+            grad.embeddings(tokens[j], r) += ds * key_back[r] + a * value_back[r];  // d k_j W_K^T + d v_j W_V^T
+            sum_ds_x[r] += ds * f.X(j, r);
+            sum_a_x[r] += a * f.X(j, r);
         }
     }
-    for (int r = 0; r < D; r++) {
-        for (int c = 0; c < D_K; c++) grad.W_K(r, c) += sum_ds_x[r] * half_q[c];
+    for (int r = 0; r < D; r++) {  // sum_j x_j^T d k_j = (sum_j d s_j x_j)^T (q/2), and so for W_V
+        for (int c = 0; c < D_K; c++) grad.W_K(r, c) += sum_ds_x[r] * (f.q(0, c) * score_scale);
         for (int c = 0; c < D_V; c++) grad.W_V(r, c) += sum_a_x[r] * d_z(0, c);
     }
 
     // q = x_last W_Q: W_Q gets x_last^T d q, and the last position's embedding d q W_Q^T.
-    float d_x_last[D] = {};
-    add_outer_and_back<D, D_K>(f.X.row(T - 1), d_q.row(0), p.W_Q, grad.W_Q, d_x_last);
-    for (int r = 0; r < D; r++) grad.embeddings(tokens[T - 1], r) += d_x_last[r];
+    for (int r = 0; r < D; r++) {
+        for (int c = 0; c < D_K; c++) grad.W_Q(r, c) += f.X(T - 1, r) * d_q(0, c);
+        grad.embeddings(tokens[T - 1], r) += dot(d_q.row(0), p.W_Q.row(r), D_K);
+    }
 }
 // END SOLUTION
 
@@ -485,15 +448,15 @@ inline Params parse_params(const std::string& text, const std::string& path) {
             fail_at(path, at, formatted("expected the header '%s %d %d', found '%s'", name, A.rows, A.cols,
                                         shown(lines[at]).c_str()));
         if (header[1] != rows || header[2] != cols)
-            fail_at(path, at, formatted("block %s has shape %sx%s, the model needs %dx%d", name, shown(header[1]).c_str(),
-                                        shown(header[2]).c_str(), A.rows, A.cols));
+            fail_at(path, at, formatted("block %s has shape %sx%s, the model needs %dx%d", name,
+                                        shown(header[1]).c_str(), shown(header[2]).c_str(), A.rows, A.cols));
         at++;
         for (int i = 0; i < A.rows; i++, at++) {
             if (at >= lines.size()) fail_at(path, at, formatted("the file ends inside block %s", name));
             std::vector<std::string> numbers = split_words(lines[at]);
             if (int(numbers.size()) != A.cols)
-                fail_at(path, at, formatted("row %d of %s has %d numbers, expected %d", i + 1, name, int(numbers.size()),
-                                            A.cols));
+                fail_at(path, at, formatted("row %d of %s has %d numbers, expected %d", i + 1, name,
+                                            int(numbers.size()), A.cols));
             for (int j = 0; j < A.cols; j++) {
                 char* end = nullptr;
                 float x = std::strtof(numbers[j].c_str(), &end);

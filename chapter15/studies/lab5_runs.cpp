@@ -40,7 +40,7 @@
 #include <thread>
 #include <vector>
 
-#include "../colour_recall.hpp"
+#include "../colour_recall_fast.hpp"  // train_step_fast: train_step, faster
 #include "maths.hpp"  // log_f
 
 // The scales searched unless --scales says otherwise: around 0.2, where the
@@ -182,7 +182,7 @@ static bool second_run_finishes(const Params& start, const std::vector<Example>&
                                 const std::vector<Example>& valid) {
     Params p = start;
     Adam adam(0.003f);
-    for (int u = 0; u < 1000; u++) train_step(p, adam, train);
+    for (int u = 0; u < 1000; u++) train_step_fast(p, adam, train);
     const Measurement m = measure(p, train, valid);
     return printed(m.weight_on_colour, 3) == 1000 && m.validation_correct == 3;
 }
@@ -205,7 +205,7 @@ static Outcome try_start(const Params& start, const std::vector<Example>& train,
     int updates = 0;
     c.table_distance = 0;
     for (int r = 0; r < 5; r++) {
-        for (; updates < BOOK_TABLE[r].update; updates++) train_step(p, adam, train);
+        for (; updates < BOOK_TABLE[r].update; updates++) train_step_fast(p, adam, train);
         if (!same_words(p, train, valid, BOOK_TABLE[r])) return o;
         o.rows++;
         const BookRow ours = as_printed(updates, measure(p, train, valid));
@@ -471,7 +471,7 @@ static void seed_sweep(int seeds, float scale, float lr, int updates, const std:
     for (int seed = 1; seed <= seeds; seed++) {
         Params p = random_start(uint64_t(seed), VOCAB, scale);
         Adam adam(lr);
-        for (int u = 0; u < updates; u++) train_step(p, adam, train);
+        for (int u = 0; u < updates; u++) train_step_fast(p, adam, train);
         Measurement m = measure(p, train, valid);
         // Which colours' training prefixes do not all put most of their weight on position 5?
         std::string elsewhere;  // "blue" or "red, blue"
@@ -524,7 +524,7 @@ static void time_training(int repetitions, uint64_t seed, float scale, float lr,
         for (int r = 0; r < per_batch; r++) {
             Params p = start;
             Adam adam(lr);
-            for (int u = 0; u < updates; u++) train_step(p, adam, train);
+            for (int u = 0; u < updates; u++) train_step_fast(p, adam, train);
             keep += p.bias(0, 0);
         }
         double cpu = double(std::clock() - cpu_begin) / CLOCKS_PER_SEC;
