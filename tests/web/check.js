@@ -232,7 +232,7 @@ async function pageChecks(browser) {
   results.push(await pageCheck(browser,
     'a browser without WebAssembly SIMD: the page says it cannot run here and gives the native command',
     'chapter_tiny/tiny_generate', '', async (tab, problems) => {
-      const said = await waitFor(browser, tab, `document.getElementById('errors').textContent`);
+      const said = await waitFor(browser, tab, `document.getElementById('errors').textContent || null`);
       if (!(said || '').includes('cannot run the program here') || !said.includes('build/chapter_tiny/tiny_generate'))
         problems.push('the page says ' + JSON.stringify(said));
     }, `{ const validate = WebAssembly.validate;  // SIMD's instructions all start with the byte 0xfd
