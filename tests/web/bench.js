@@ -4,8 +4,9 @@
 //   node tests/web/bench.js WEB CHROMIUM RUNS PROGRAM ARGS [PROGRAM ARGS]...
 //
 // For each page, RUNS times: the milliseconds from opening it to its first output,
-// and from the start of its run to its end; prints one line per page:
-//   PROGRAM first-output-ms run-ms   (each the best of RUNS, the run least held up by other work)
+// from the start of its run to its end, and of that run its start-up (to main: the
+// worker made, the program compiled, its files in place); prints one line per page:
+//   PROGRAM first-output-ms run-ms start-up-ms   (each the best of RUNS, the run least held up by other work)
 'use strict';
 const path = require('path');
 const {Browser, open, evaluate} = require('./check.js');
@@ -25,7 +26,7 @@ async function once(browser, program, args) {
   browser.listeners.delete(tab.listener);
   await browser.send('Target.closeTarget', {targetId: tab.target});
   if (!r || r.status !== '0' || tab.errors.length) throw new Error(program + ' ' + args + ': ' + JSON.stringify(r) + ' ' + tab.errors.join('; '));
-  return {first: +r.startedMs + +r.firstOutputMs, run: +r.runMs};
+  return {first: +r.startedMs + +r.firstOutputMs, run: +r.runMs, main: +r.mainMs};
 }
 
 async function main() {
@@ -34,7 +35,8 @@ async function main() {
     for (let i = 0; i < rest.length; i += 2) {
       const times = [];
       for (let n = 0; n < +runs; n++) times.push(await once(browser, rest[i], rest[i + 1]));
-      console.log(rest[i], Math.min(...times.map(t => t.first)), Math.min(...times.map(t => t.run)));
+      const best = key => Math.min(...times.map(t => t[key]));
+      console.log(rest[i], best('first'), best('run'), best('main'));
     }
   } finally {
     await browser.close();

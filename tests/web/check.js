@@ -19,7 +19,8 @@ const CASE_MS = 180000;  // one case, at most (Lab 5's runs take a few seconds; 
 const SCREENSHOT = 'chapter_tiny/tiny_1_Soft_Lookup@fit';
 
 // One page in a new tab, and its worker (attached as it starts); what either reports as an error is kept.
-async function open(browser, url) {
+// INIT: a script run in the page before its own.
+async function open(browser, url, init = '') {
   const tab = {errors: [], sessions: new Set()};
   tab.target = (await browser.send('Target.createTarget', {url: 'about:blank'})).targetId;
   tab.session = (await browser.send('Target.attachToTarget', {targetId: tab.target, flatten: true})).sessionId;
@@ -47,6 +48,7 @@ async function open(browser, url) {
   };
   browser.listeners.add(tab.listener);
   await browser.send('Page.enable', {}, tab.session);
+  if (init) await browser.send('Page.addScriptToEvaluateOnNewDocument', {source: init}, tab.session);
   await browser.send('Emulation.setDeviceMetricsOverride', {width: 1280, height: 900, deviceScaleFactor: 1, mobile: false}, tab.session);
   await watch(tab.session);
   await browser.send('Page.navigate', {url}, tab.session);
@@ -134,9 +136,9 @@ const ENDED = `(() => { const o = document.getElementById('output'); return o.da
    args: document.getElementById('args').value,
    frames: [...document.querySelectorAll('#files iframe')].map(f => ({title: f.title, doc: f.srcdoc}))}; })()`;
 
-async function pageCheck(browser, name, program, args, test) {
+async function pageCheck(browser, name, program, args, test, init = '') {
   const url = 'file://' + path.resolve(web, program + '.html') + '?args=' + encodeURIComponent(args);
-  const tab = await open(browser, url);
+  const tab = await open(browser, url, init);
   const problems = [];
   try { await test(tab, problems); } catch (e) { problems.push(String(e.stack || e)); }
   await new Promise(r => setTimeout(r, 100));
@@ -226,6 +228,15 @@ async function pageChecks(browser) {
       if (!rows.some(r => r.includes('39.9') && r.includes('42.6') && r.includes('ours'))) problems.push('no row with 39.9, 42.6 and ours');
       if (!await evaluate(browser, tab, `!!document.querySelector('p.readme')`)) problems.push('no README words above the program');
     }));
+  // The programs are built with WebAssembly SIMD (tests/web/web.mk): a browser without it is told so, not crashed.
+  results.push(await pageCheck(browser,
+    'a browser without WebAssembly SIMD: the page says it cannot run here and gives the native command',
+    'chapter_tiny/tiny_generate', '', async (tab, problems) => {
+      const said = await waitFor(browser, tab, `document.getElementById('errors').textContent || null`);
+      if (!(said || '').includes('cannot run the program here') || !said.includes('build/chapter_tiny/tiny_generate'))
+        problems.push('the page says ' + JSON.stringify(said));
+    }, `{ const validate = WebAssembly.validate;  // SIMD's instructions all start with the byte 0xfd
+          WebAssembly.validate = bytes => !new Uint8Array(bytes).includes(0xfd) && validate(bytes); }`));
   fs.rmSync(work, {recursive: true, force: true});
   return results;
 }

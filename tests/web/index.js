@@ -62,7 +62,8 @@ const page = `<!DOCTYPE html>
 <h1>The programs of the attention chapters, in the browser</h1>
 <p>Each page shows a program's source and runs it here, compiled to WebAssembly: the same
 digits as the book's, with no compiler. Its options are form fields; a link with
-<code>?args=</code> runs it with those arguments. The exercises are not here: they are in the handout.
+<code>?args=</code> runs it with those arguments. It needs WebAssembly with SIMD: Chrome or Firefox
+from 2021 on, Safari from 16.4 (2023). The exercises are not here: they are in the handout.
 <code>tiny_train</code> is not here either: it trains for minutes on several threads and needs the
 training text, so it runs from a terminal (<code>make train-tiny</code>).</p>
 <table>
