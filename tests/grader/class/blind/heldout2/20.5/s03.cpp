@@ -101,7 +101,8 @@ static dvec through_blend(const Attention& a, const Matrix& d_out, int i) {
 static Matrix backward_W_Q(const Attention& a, const Matrix& X, const Matrix& d_out) {
     Matrix gq(a.weights.rows, a.Q.cols);
     // rows are independent: last one first
-    for (int i = a.weights.rows - 1; i >= 0; --i) query_row(gq, i, through_softmax(a.weights, i, through_blend(a, d_out, i)), a.K);
+    for (int i = a.weights.rows - 1; i >= 0; --i)
+        query_row(gq, i, through_softmax(a.weights, i, through_blend(a, d_out, i)), a.K);
     return wq_from_dq(gq, X);
 }
 

@@ -53,7 +53,8 @@ static real exp_scores(std::vector<real>& e, const float* lookups, int t, int h)
     real hi = -1e300;
     for (int s = 0; s <= t; s++) {
         real d = 0.0;
-        for (int i = 0; i < SIZE; i++) d += real(lookups[t * 3 * WIDTH + h * SIZE + i]) * lookups[s * 3 * WIDTH + WIDTH + h * SIZE + i];
+        for (int i = 0; i < SIZE; i++)
+            d += real(lookups[t * 3 * WIDTH + h * SIZE + i]) * lookups[s * 3 * WIDTH + WIDTH + h * SIZE + i];
         e[s] = d * sc;
         if (e[s] > hi) hi = e[s];
     }
