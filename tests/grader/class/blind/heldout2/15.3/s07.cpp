@@ -1,0 +1,129 @@
+// ex3_Colour_Backward.cpp: exercise 15.3, the colour-recall model's backward pass.
+// Book section: 15.2.3 (exercise 15.3)
+// Exercise: 15.3
+//
+// Write one function (its signature is fixed; the grader calls it):
+//
+//   void backward(const Params& p, const std::vector<int>& tokens, const Forward& f,
+//                 int target, float loss_weight, Params& grad);
+//
+// f is what forward(p, tokens) computed for one prefix (colour_recall.hpp:
+// X, q, K, V, scores, weights, z, logits, probs). Add into grad, block by block
+// (embeddings, W_Q, W_K, W_V, W_out, bias), the gradient of
+// loss_weight * -log probs[target] with respect to every parameter. Add, do not
+// overwrite: the training loop sums the gradients of several prefixes in one grad.
+// Undo the forward steps last first: the logits (z W_out + bias), the mix of the
+// values, the softmax of the scores, the scores q . k_j / sqrt(D_K), then the
+// three projections and the embedding rows they read. A token that occurs at
+// several positions collects the gradient of each.
+//
+// main checks your gradient of the mean loss over the nine training prefixes
+// against finite differences, block by block.
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "colour_recall.hpp"
+
+// Your backward goes here. In the repository it is colour_recall.hpp's own, which
+// this file then uses; in the handout the header only declares it.
+
+// y = x W for one row: W gets x^T dy, and dx gets dy W^T
+static void rowProjectionBack(const float* x, const float* dy, int inDim, int outDim, const Matrix& W,
+                              Matrix& dW, float* dx) {
+    for (int r = 0; r < inDim; ++r) {
+        for (int c = 0; c < outDim; ++c) {
+            dW(r, c) += x[r] * dy[c];
+            dx[r] += dy[c] * W(r, c);
+        }
+    }
+}
+
+static std::vector<float> outputBack(const Params& p, const Forward& f, int target, float lw, Params& grad) {
+    const int vocab = p.bias.cols;
+    std::vector<float> dLogits(vocab);
+    for (int v = 0; v < vocab; ++v) {
+        dLogits[v] = lw * (f.probs(0, v) - (v == target ? 1.0f : 0.0f));
+        grad.bias(0, v) += dLogits[v];
+    }
+    std::vector<float> dz(D_V, 0.0f);
+    rowProjectionBack(f.z.row(0), dLogits.data(), D_V, vocab, p.W_out, grad.W_out, dz.data());
+    return dz;
+}
+
+static std::vector<float> softmaxBack(const float* a, const std::vector<float>& da) {
+    float mean = 0.0f;
+    for (size_t j = 0; j < da.size(); ++j) mean += a[j] * da[j];
+    std::vector<float> ds(da.size());
+    for (size_t j = 0; j < da.size(); ++j) ds[j] = a[j] * (da[j] - mean);
+    return ds;
+}
+
+void backward(const Params& p, const std::vector<int>& tokens, const Forward& f, int target,
+              float loss_weight, Params& grad) {
+    const int T = int(tokens.size());
+    std::vector<float> dz = outputBack(p, f, target, loss_weight, grad);
+
+    std::vector<float> dWeights(T);
+    for (int j = 0; j < T; ++j) dWeights[j] = dot(dz.data(), f.V.row(j), D_V);
+    std::vector<float> dScores = softmaxBack(f.weights.row(0), dWeights);
+
+    const float scale = 1.0f / std::sqrt(float(D_K));
+    std::vector<float> dq(D_K, 0.0f);
+    for (int j = 0; j < T; ++j) {
+        float dk[D_K], dv[D_V];
+        for (int c = 0; c < D_K; ++c) {
+            dq[c] += dScores[j] * scale * f.K(j, c);
+            dk[c] = dScores[j] * scale * f.q(0, c);
+        }
+        for (int c = 0; c < D_V; ++c) dv[c] = f.weights(0, j) * dz[c];
+        float* dEmb = grad.embeddings.row(tokens[j]);
+        rowProjectionBack(f.X.row(j), dk, D, D_K, p.W_K, grad.W_K, dEmb);
+        rowProjectionBack(f.X.row(j), dv, D, D_V, p.W_V, grad.W_V, dEmb);
+    }
+    rowProjectionBack(f.X.row(T - 1), dq.data(), D, D_K, p.W_Q, grad.W_Q, grad.embeddings.row(tokens[T - 1]));
+}
+
+// ---------------------------------------------------------------------------
+// The lesson: your gradient of the mean training loss against finite differences.
+
+constexpr float STEP = 1e-2f;         // large enough that float rounding in the loss stays small
+constexpr double TOLERANCE = 0.05;    // of the block's largest gradient entry; a wrong sign gives 2
+
+int main() {
+    // A start three times as wide as the default, so that the attention row is not uniform
+    // and every block's gradient is large enough to measure in float.
+    Params p = random_start(DEFAULT_SEED, VOCAB, 3 * INIT_SCALE);
+    const std::vector<Example> examples = training_examples();
+    Params grad;
+    for (const Example& e : examples)
+        backward(p, e.tokens, forward(p, e.tokens), e.target, 1.0f / float(examples.size()), grad);
+
+    std::printf("The mean loss over the %d training prefixes: %.4f\n\n", int(examples.size()), mean_loss(p, examples));
+    std::printf("  block       largest |gradient|  largest error / largest gradient  matches\n");
+    int matching = 0;
+    for (int b = 0; b < 6; b++) {
+        Matrix& A = *p.blocks()[b];
+        const Matrix& G = *grad.blocks()[b];
+        double biggest = 0.0, worst = 0.0;
+        std::vector<double> numeric(A.data.size());
+        for (size_t i = 0; i < A.data.size(); i++) {
+            const float kept = A.data[i];
+            A.data[i] = kept + STEP;
+            const double up = mean_loss(p, examples);
+            A.data[i] = kept - STEP;
+            const double down = mean_loss(p, examples);
+            A.data[i] = kept;
+            numeric[i] = (up - down) / (2.0 * STEP);
+            biggest = std::fmax(biggest, std::fabs(numeric[i]));
+        }
+        for (size_t i = 0; i < A.data.size(); i++) worst = std::fmax(worst, std::fabs(G.data[i] - numeric[i]));
+        const bool ok = biggest > 0 && worst / biggest < TOLERANCE;
+        matching += ok;
+        std::printf("  %-10s  %18.3e  %32s  %s\n", BLOCK_NAMES[b], biggest,
+                    worst / biggest < 0.01 ? "below 0.01" : ok ? "below 0.05" : "above 0.05", ok ? "yes" : "no");
+    }
+    std::printf("\n%d of 6 blocks match finite differences (step %g, tolerance %g of the block's largest entry)\n",
+                matching, double(STEP), TOLERANCE);
+    return 0;
+}
