@@ -67,11 +67,7 @@ static int deps(const char* box, const std::string& text, const std::vector<std:
 // report: one total from the checker's rows makes the terminal's report and results.json, whose
 // student sees no seed and no hidden test's message; the whole report is a hidden 0-point test.
 
-struct Row {
-    std::string name, message, hint;
-    int score = 0, points = 0;
-    bool hidden = false;
-};
+using judge::Row;
 
 static std::string json_string(const std::string& s) {
     std::string out = "\"";
@@ -126,17 +122,14 @@ static std::string report(const std::vector<Row>& rows, const std::string& heade
 
 static int report_and_json(const std::string& rows_text, const std::string& header, const char* out_path) {
     std::vector<Row> rows;
-    std::istringstream lines(rows_text);
-    std::string line;
+    if (!judge::read_rows(rows_text, rows)) {
+        std::printf("gradetool: a row is not name, score, points, hidden, message, hint\n");
+        return 2;
+    }
     int total = 0, max_total = 0;
-    while (std::getline(lines, line)) {
-        std::vector<std::string> f = judge::fields(line);
-        if (f.size() != 6) return std::printf("gradetool: a row is not name, score, points, hidden, message, hint\n"), 2;
-        Row r{f[0], f[4], f[5], std::atoi(f[1].c_str()), std::atoi(f[2].c_str()), f[3] == "1"};
-        if (r.score < 0 || r.score > r.points) r.score = 0;
+    for (const Row& r : rows) {
         total += r.score;
         max_total += r.points;
-        rows.push_back(r);
     }
     if (rows.empty()) return std::printf("gradetool: no rows\n"), 2;
     const std::string full = report(rows, header, total, max_total, false);

@@ -61,6 +61,37 @@ inline std::vector<std::vector<std::string>> table_of(const std::string& path) {
     return rows;
 }
 
+inline std::string shown(std::string s, size_t most = 40) {
+    for (char& c : s)
+        if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    return s.size() > most ? s.substr(0, most) + "..." : s;
+}
+
+// One test's result, from the checker's test process to the rows file, the report and the sheets: a line
+// of six tab-separated fields, name, score, points, hidden, message, hint (row_line writes it, read_rows reads).
+struct Row {
+    std::string name;
+    int score = 0, points = 0;
+    bool hidden = false;  // it drew inputs from the seed: the student sees pass or fail, not the message
+    std::string message, hint;
+};
+inline std::string row_line(const Row& r) {
+    return say("%s\t%d\t%d\t%d\t", r.name.c_str(), r.score, r.points, r.hidden ? 1 : 0) +
+           shown(r.message, std::string::npos) + "\t" + shown(r.hint, std::string::npos) + "\n";
+}
+// The rows of `text`, false when a line is not a row; a score outside 0 to its points reads as 0.
+inline bool read_rows(const std::string& text, std::vector<Row>& rows) {
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        const std::vector<std::string> f = fields(line);
+        if (f.size() != 6) return false;
+        Row r{f[0], std::atoi(f[1].c_str()), std::atoi(f[2].c_str()), f[3] == "1", f[4], f[5]};
+        if (r.score < 0 || r.score > r.points) r.score = 0;
+        rows.push_back(r);
+    }
+    return true;
+}
+
 // A file appears whole, or keeps what it held: written beside, then renamed.
 inline bool write_whole(const std::string& path, const std::string& text) {
     const std::string tmp = path + ".tmp";
@@ -111,12 +142,6 @@ inline std::string unmarked(const std::string& message, bool for_student) {
         else if (!(inside && for_student)) out += c;
     }
     return out;
-}
-
-inline std::string shown(std::string s, size_t most = 40) {
-    for (char& c : s)
-        if (c == '\n' || c == '\r' || c == '\t') c = ' ';
-    return s.size() > most ? s.substr(0, most) + "..." : s;
 }
 
 // ---------------------------------------------------------------------------

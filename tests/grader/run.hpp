@@ -7,22 +7,24 @@
 
 namespace grader {
 
-struct Row {
-    int score = 0;
-    bool hidden = false;  // it drew inputs from the seed: the student sees pass or fail, not the message
-    std::string message;
-    bool grader_bug = false;
-};
+using judge::Row;
+constexpr int GRADER_BUG = 3;  // a test process's exit status when the reference fails its own test
 
-inline Row run_case(const Case& c, uint64_t seed) {
-    Row row;
+inline Row row_of(const Case& c, const std::string& message) {  // as it stands before the test runs
+    return {c.name, 0, c.points, false, message, c.hint ? c.hint : ""};
+}
+
+// The test's row; grader_bug set when the fault is the reference's, not the student's.
+inline Row run_case(const Case& c, uint64_t seed, bool& grader_bug) {
+    Row row = row_of(c, "");
     const uint64_t s = seed ^ judge::fnv1a(c.name);  // each test its own inputs
     try {
         if (c.kind == Kind::OUTPUT) {
             Process reference({limits.checker, "--lesson"}, false, true);  // the checker's own main is the reference's
             if (reference.pump("", nullptr, [] { return false; }) != "ended" || !WIFEXITED(reference.status) ||
                 WEXITSTATUS(reference.status) != 0) {
-                row.grader_bug = true, row.message = "the reference's lesson does not exit 0";
+                grader_bug = true;
+                row.message = "the reference's lesson does not exit 0";
                 return row;
             }
             Process p(driver("--lesson"), false, true);
@@ -44,7 +46,7 @@ inline Row run_case(const Case& c, uint64_t seed) {
                 try {
                     c.body(reference);
                 } catch (const Failed& f) {
-                    row.grader_bug = true;
+                    grader_bug = true;
                     row.message = "the reference fails its own test " + std::string(c.name) + ": " + f.message;
                     return row;
                 }
@@ -73,30 +75,33 @@ inline Row run_case(const Case& c, uint64_t seed) {
     return row;
 }
 
-inline void write_row(FILE* rows, const Case& c, const Row& r) {
-    std::fprintf(rows, "%s\t%d\t%d\t%d\t%s\t%s\n", c.name, r.score, c.points, r.hidden ? 1 : 0,
-                 judge::shown(r.message, std::string::npos).c_str(),
-                 judge::shown(c.hint ? c.hint : "", std::string::npos).c_str());
+inline void write_row(FILE* rows, const Row& r) {
+    std::fputs(judge::row_line(r).c_str(), rows);
     std::fflush(rows);
 }
 
 // Runs one test in a child process, so that answers the checker cannot use
 // (a crash, an endless loop) lose that test and no other.
-inline Row run_isolated(const Case& c, uint64_t seed) {
+inline Row run_isolated(const Case& c, uint64_t seed, bool& grader_bug) {
     int p[2];
-    if (::pipe(p) != 0) return {0, false, "the grader could not make a pipe", true};
+    if (::pipe(p) != 0) {
+        grader_bug = true;
+        return row_of(c, "the grader could not make a pipe");
+    }
     std::fflush(stdout);
     const pid_t pid = ::fork();
     if (pid == 0) {
         ::close(p[0]);
         ::alarm(unsigned(3 * limits.seconds + 60));  // a backstop for answers that hang the test itself
-        const Row r = run_case(c, seed);
-        const std::string line =
-            judge::say("%d\t%d\t%d\t", r.score, r.hidden, r.grader_bug) + judge::shown(r.message, std::string::npos);
+        bool bug = false;
+        const std::string line = judge::row_line(run_case(c, seed, bug));
         FILE* result = ::fdopen(p[1], "wb");
-        if (result) std::fwrite(line.data(), 1, line.size(), result), std::fclose(result);
+        if (result) {
+            std::fwrite(line.data(), 1, line.size(), result);
+            std::fclose(result);
+        }
         std::fflush(stdout);
-        _exit(0);
+        _exit(bug ? GRADER_BUG : 0);
     }
     ::close(p[1]);
     std::string text;
@@ -104,12 +109,13 @@ inline Row run_isolated(const Case& c, uint64_t seed) {
     FILE* result = ::fdopen(p[0], "rb");
     for (size_t k; result && (k = std::fread(buffer, 1, sizeof buffer, result)) > 0;) text.append(buffer, k);
     if (result) std::fclose(result);
-    ::waitpid(pid, nullptr, 0);
-    const std::vector<std::string> f = judge::fields(text);  // score, hidden, grader bug, message
-    if (f.size() != 4) return {0, false, "the grader could not use your answers (its test process stopped)", false};
-    Row r{std::atoi(f[0].c_str()), f[1] == "1", f[3], f[2] == "1"};
-    if (r.score < 0 || r.score > c.points) r.score = 0;
-    return r;
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    std::vector<Row> rows;
+    if (!judge::read_rows(text, rows) || rows.size() != 1 || rows[0].name != c.name || rows[0].points != c.points)
+        return row_of(c, "the grader could not use your answers (its test process stopped)");
+    grader_bug = WIFEXITED(status) && WEXITSTATUS(status) == GRADER_BUG;
+    return rows[0];
 }
 
 inline int run(int argc, char** argv, Lesson lesson, const std::vector<Case>& cases) {
@@ -126,7 +132,7 @@ inline int run(int argc, char** argv, Lesson lesson, const std::vector<Case>& ca
     if (command == "--fail" && argc == 4) {
         FILE* rows = std::fopen(argv[2], "w");
         if (!rows) return std::fprintf(stderr, "checker: cannot write %s\n", argv[2]), 2;
-        for (const Case& c : cases) write_row(rows, c, {0, false, argv[3], false});
+        for (const Case& c : cases) write_row(rows, row_of(c, argv[3]));
         return std::fclose(rows) == 0 ? 0 : 2;
     }
     // The seed and the rows' path come in the environment, which no other uid can read.
@@ -146,14 +152,18 @@ inline int run(int argc, char** argv, Lesson lesson, const std::vector<Case>& ca
         FILE* rows = std::fopen(rows_path, "w");
         if (!rows) return std::fprintf(stderr, "checker: cannot write %s\n", rows_path), 2;
         for (const Case& c : cases) {
-            Row r = run_isolated(c, seed);
-            if (!after.empty() && std::system(after.c_str()) != 0) {}
-            if (r.grader_bug) {
+            bool grader_bug = false;
+            const Row r = run_isolated(c, seed, grader_bug);
+            if (!after.empty()) {
+                // The sandbox's clean-up between tests: what it reports is not the test's.
+                [[maybe_unused]] const int status = std::system(after.c_str());
+            }
+            if (grader_bug) {
                 std::fprintf(stderr, "check-exercise: %s (seed %llu; a grader bug)\n", r.message.c_str(),
                              (unsigned long long)seed);
                 return 2;
             }
-            write_row(rows, c, r);
+            write_row(rows, r);
         }
         return std::fclose(rows) == 0 ? 0 : 2;
     }

@@ -29,14 +29,15 @@ struct Line {
 };
 
 // A grading's status: the first row's message says when nothing ran; a test stopped for time is timed-out.
-inline std::string status_of(const Table& rows) {
+inline std::string status_of(const std::vector<Row>& rows) {
     if (rows.empty()) return "error";
-    const std::string& first = rows[0][4];
+    const std::string& first = rows[0].message;
     if (first.find("the file is empty") != NONE) return "empty";
     if (first.find("did not compile") != NONE) return "did-not-compile";
     if (first.find("not one of the handout's files") != NONE) return "bad-include";
     for (const auto& r : rows)
-        if (r[4].find("still running after") != NONE || r[4].find("seconds of CPU time") != NONE) return "timed-out";
+        if (r.message.find("still running after") != NONE || r.message.find("seconds of CPU time") != NONE)
+            return "timed-out";
     return "graded";
 }
 
@@ -240,14 +241,13 @@ inline int sheet(const char* list_path, const char* points_path, const std::stri
         if (!tests.count(l.id))
             return std::fprintf(stderr, "gradetool: no tests listed for exercise %s\n", l.id.c_str()), 2;
         if (!f[4].empty() && l.status == "graded") {
-            auto rows = table_of(f[4] + "/keep/rows");
-            for (const auto& r : rows)
-                if (r.size() != 6) rows.clear();
+            std::string text;
+            std::vector<Row> rows;
+            if (!read_text(f[4] + "/keep/rows", text) || !read_rows(text, rows)) rows.clear();
             l.status = status_of(rows), l.when = modified_utc(f[4] + "/status");
-            for (const auto& r : rows) {
-                int s = std::atoi(r[1].c_str()), p = std::atoi(r[2].c_str());
-                l.scores[r[0]] = s < 0 || s > p ? 0 : s;
-                l.points += l.scores[r[0]];
+            for (const Row& r : rows) {
+                l.scores[r.name] = r.score;
+                l.points += r.score;
             }
         }
         lines.push_back(l);
