@@ -65,10 +65,8 @@ inline Session* student = nullptr;  // while the student's functions are being c
 
 // A function the student writes, as the tests call it: the reference's own while the
 // reference's numbers are made, else a call in the student's process.
-template <class F, F f>
-struct Proxy;
 template <class R, class... P, R (*f)(P...)>
-struct Proxy<R (*)(P...), f> {
+struct StudentFunction<R (*)(P...), f> {
     const char* name;
     template <class Q, class T>
     static void read_back(Reader& r, T& x) {
@@ -103,6 +101,3 @@ struct Proxy<R (*)(P...), f> {
 };
 
 }  // namespace grader
-
-// A student's function as the tests (in namespace tests) see it: GRADER_STUDENT_FUNCTIONS uses it.
-#define GRADER_PROXY(f) inline const ::grader::Proxy<decltype(&::f), &::f> f{#f};

@@ -6,9 +6,3 @@
 #include "call.hpp"
 #include "run.hpp"
 #include "test.hpp"
-
-// The tests file's STUDENT_FUNCTIONS, as the tests (in namespace tests) see them.
-#define GRADER_STUDENT_FUNCTIONS(LIST) \
-    namespace tests {                  \
-    LIST(GRADER_PROXY)                 \
-    }
