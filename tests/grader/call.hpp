@@ -31,16 +31,17 @@ struct Session {
             throw Failed{trouble + " (calling " + name + ")"};
         }
         if (!complete()) {
-            if (answer.size() >= 4 && size == 0) throw Failed{judge::say("the answer to %s was malformed", name)};
+            if (answer.size() >= 4 && size == 0) throw Failed{formatted("the answer to %s was malformed", name)};
             process->stop();
             if (process->err_tail.empty() && WIFEXITED(process->status) && WEXITSTATUS(process->status) == 0)
-                throw Failed{judge::say("your program ended during a call to %s without answering", name)};
+                throw Failed{formatted("your program ended during a call to %s without answering", name)};
             throw Failed{process->how_it_ended() + " (calling " + name + ")"};
         }
-        if (answer.size() != 4 + size_t(size)) throw Failed{judge::say("the answer to %s was malformed", name)};
-        if (answer[4] == 1) throw Failed{"threw an exception: " + judge::theirs(judge::shown(answer.substr(5), 300))};
+        if (answer.size() != 4 + size_t(size)) throw Failed{formatted("the answer to %s was malformed", name)};
+        if (answer[4] == 1)
+            throw Failed{"threw an exception: " + judge::theirs(judge::one_line(answer.substr(5), 300))};
         if (answer[4] == 2) throw Failed{signature_differs(name, answer.substr(5))};
-        if (answer[4] != 0) throw Failed{judge::say("the answer to %s was malformed", name)};
+        if (answer[4] != 0) throw Failed{formatted("the answer to %s was malformed", name)};
         return answer.substr(5);
     }
     std::string expected_type;
@@ -56,8 +57,8 @@ struct Session {
         return s;
     }
     std::string signature_differs(const char* name, const std::string& theirs) const {
-        return judge::say("%s's signature differs from the statement's: yours is %s, the statement's is %s (by value "
-                          "and by const & count as one)", name, readable(theirs, name).c_str(),
+        return formatted("%s's signature differs from the statement's: yours is %s, the statement's is %s (by value "
+                          "and by const & count as one)", name, readable(judge::one_line(theirs, 300), name).c_str(),
                           readable(expected_type, name).c_str());
     }
 };
@@ -95,7 +96,7 @@ struct StudentFunction<R (*)(P...), f> {
                 return result;
             }
         } catch (const Garbage&) {
-            throw Failed{judge::say("the answer to %s was malformed", name)};
+            throw Failed{formatted("the answer to %s was malformed", name)};
         }
     }
 };

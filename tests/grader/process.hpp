@@ -60,7 +60,8 @@ struct Process {
         pid = ::fork();
         if (pid == 0) {
             ::setpgid(0, 0);
-            int into[5] = {::open("/dev/null", O_RDONLY), p_out[1], p_err[1], serve ? p_req[0] : -1, serve ? p_ans[1] : -1};
+            int into[5] = {::open("/dev/null", O_RDONLY), p_out[1], p_err[1], serve ? p_req[0] : -1,
+                           serve ? p_ans[1] : -1};
             for (int& fd : into)  // out of the way of 0 to 4 first, then into place
                 if (fd >= 0) fd = ::fcntl(fd, F_DUPFD, 10);
             for (int k = 0; k < 5; k++)
@@ -102,20 +103,22 @@ struct Process {
         while (!said.empty() && (said.back() == '\n' || said.back() == '\r' || said.back() == ' ')) said.pop_back();
         size_t cut = said.find_last_of('\n');
         if (cut != std::string::npos) said = said.substr(cut + 1);
-        said = judge::shown(said, 300);
+        said = judge::one_line(said, 300);
         std::string with = said.empty() ? "" : ": " + judge::theirs(said);
         switch (code) {
-        case 128 + SIGSEGV: return "crashed: segmentation fault (SIGSEGV; reading or writing outside a matrix or vector?)";
+        case 128 + SIGSEGV:
+            return "crashed: segmentation fault (SIGSEGV; reading or writing outside a matrix or vector?)";
         case 128 + SIGBUS: return "crashed: bus error (SIGBUS)";
         case 128 + SIGABRT: return "aborted (SIGABRT" + with + ")";
         case 128 + SIGFPE: return "crashed: arithmetic error (SIGFPE; a whole-number division by zero?)";
-        case 128 + SIGXCPU: return judge::say("used more than its %g seconds of CPU time, so it was stopped", limits.seconds);
+        case 128 + SIGXCPU:
+            return formatted("used more than its %g seconds of CPU time, so it was stopped", limits.seconds);
         case 128 + SIGXFSZ: return "wrote a file larger than the limit, so it was stopped";
         case 128 + SIGKILL: return "was killed (SIGKILL: out of memory, or over a limit)";
         case 3: return said.empty() ? "threw an exception" : judge::theirs(said);
         default:
-            if (code > 128) return judge::say("killed by signal %d", code - 128);
-            return judge::say("exited with status %d%s", code, with.c_str());
+            if (code > 128) return formatted("killed by signal %d", code - 128);
+            return formatted("exited with status %d%s", code, with.c_str());
         }
     }
 
@@ -127,9 +130,9 @@ struct Process {
         char buffer[65536];
         for (;;) {
             if (out_bytes > limits.output)
-                return judge::say("printed more than %zu bytes, so it was stopped (printing in a loop?)", limits.output);
+                return formatted("printed more than %zu bytes, so it was stopped (printing in a loop?)", limits.output);
             if (err_bytes > limits.errors)
-                return judge::say("printed more than %zu bytes on stderr, so it was stopped", limits.errors);
+                return formatted("printed more than %zu bytes on stderr, so it was stopped", limits.errors);
             if (sent == send.size() && done()) return "";
             pollfd fds[4];
             int n = 0, at_req = -1, at_ans = -1, at_out = -1, at_err = -1;
@@ -143,7 +146,7 @@ struct Process {
             }
             const double left = limits.seconds - waited;
             if (left <= 0)
-                return judge::say("still running after %g seconds, so it was stopped (an endless loop, or waiting for "
+                return formatted("still running after %g seconds, so it was stopped (an endless loop, or waiting for "
                                   "something?)", limits.seconds);
             auto start = std::chrono::steady_clock::now();
             int ready = ::poll(fds, nfds_t(n), int(left * 1000) + 1);

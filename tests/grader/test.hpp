@@ -56,11 +56,7 @@ public:
     }
 };
 
-// CS231n's rel_error: |a - b| / max(|a| + |b|, floor).
-inline double rel_error(double a, double b, double floor = 1e-8) {
-    double scale = std::fabs(a) + std::fabs(b);
-    return std::fabs(a - b) / (scale > floor ? scale : floor);
-}
+using judge::rel_error;  // CS231n's, as the compare tests use it
 // A whole gradient against another: ||a - b|| / max(||a|| + ||b||, floor).
 inline double rel_error_norm(const std::vector<double>& a, const std::vector<double>& b, double floor = 0.0) {
     double diff = 0, na = 0, nb = 0;
