@@ -85,8 +85,8 @@ for check in tests/checks/*.sh tests/unit/*.cpp; do
   [ -f "$check" ] && wanted "$check" && checks+=("$check")
 done
 if [ "$mode" = --list ]; then
-  for src in chapter*/*.cpp chapter*/*/*.cpp; do wanted "$src" && echo "$src"; done
-  printf '%s\n' "${checks[@]}"
+  for src in chapter*/*.cpp chapter*/*/*.cpp; do [ -f "$src" ] && wanted "$src" && echo "$src"; done
+  for check in ${checks[@]+"${checks[@]}"}; do echo "$check"; done
   exit 0
 fi
 goldens=()
