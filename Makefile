@@ -26,13 +26,14 @@ MAKEFLAGS += -j$(shell nproc 2> /dev/null || sysctl -n hw.ncpu 2> /dev/null || e
 endif
 
 # EXERCISES: whose exercises (chapter*/exercises/) are built and tested: all,
-# none, or a list of chapter folders such as EXERCISES=chapter20.
+# none, or a list of chapter folders such as EXERCISES=chapter20. What it selects,
+# the programs and the checks, is tests/run_tests.sh --list (tests/wanted.sh decides).
 EXERCISES ?= all
-ifeq ($(EXERCISES),all)
-SOURCES  := $(wildcard chapter*/*.cpp chapter*/*/*.cpp)
-else
-SOURCES  := $(wildcard chapter*/*.cpp chapter*/studies/*.cpp $(patsubst %,%/exercises/*.cpp,$(filter-out none,$(EXERCISES))))
-endif
+# GRADER_CHECKS=no leaves out the grader's checks (make matrix and make sanitize, tests/checks.mk).
+GRADER_CHECKS ?= yes
+export GRADER_CHECKS
+LISTED   := $(shell GRADER_CHECKS=$(GRADER_CHECKS) EXERCISES="$(EXERCISES)" bash tests/run_tests.sh $(BUILD) --list)
+SOURCES  := $(filter chapter%,$(LISTED))
 PROGRAMS := $(patsubst %.cpp,$(BUILD)/%$(EXE),$(SOURCES))
 UNITS    := $(patsubst %.cpp,$(BUILD)/%$(EXE),$(wildcard tests/unit/*.cpp))
 PORTABLE := $(BUILD)/portable/tiny_train$(EXE)
@@ -73,11 +74,7 @@ run: all
 # for itself, a check script for everything but the grader's (grader_*), which
 # build what they grade and come first, beside the compiles. make -j runs them
 # side by side; then tests/run_tests.sh reads the logs and prints the report.
-# GRADER_CHECKS=no leaves out the grader's checks (make matrix and make sanitize, tests/checks.mk).
-GRADER_CHECKS ?= yes
-export GRADER_CHECKS
-CHECKS   := $(patsubst %,$(BUILD)/checks/%.log,$(shell GRADER_CHECKS=$(GRADER_CHECKS) EXERCISES="$(EXERCISES)" \
-              bash tests/run_tests.sh $(BUILD) --list-checks))
+CHECKS   := $(patsubst %,$(BUILD)/checks/%.log,$(filter tests/%,$(LISTED)))
 GOLDENS  := $(patsubst %.cpp,$(BUILD)/checks/%.goldens,$(SOURCES))
 GRADER   := $(filter $(BUILD)/checks/tests/checks/grader_%,$(CHECKS))
 test: $(GRADER) $(GOLDENS) $(CHECKS)
@@ -85,13 +82,13 @@ test: $(GRADER) $(GOLDENS) $(CHECKS)
 
 # FORCE: a test runs every time.
 $(BUILD)/checks/%.goldens: $(BUILD)/%$(EXE) FORCE
-	@bash tests/run_tests.sh $(BUILD) --goldens-of $*
+	@bash tests/run_tests.sh $(BUILD) --run $*.cpp
 $(BUILD)/checks/tests/unit/%.cpp.log: $(BUILD)/tests/unit/%$(EXE) FORCE
-	@bash tests/run_tests.sh $(BUILD) --check tests/unit/$*.cpp
+	@bash tests/run_tests.sh $(BUILD) --run tests/unit/$*.cpp
 $(BUILD)/checks/tests/checks/grader_%.sh.log: FORCE
-	@bash tests/run_tests.sh $(BUILD) --check tests/checks/grader_$*.sh
+	@bash tests/run_tests.sh $(BUILD) --run tests/checks/grader_$*.sh
 $(BUILD)/checks/tests/checks/%.sh.log: all FORCE
-	@bash tests/run_tests.sh $(BUILD) --check tests/checks/$*.sh
+	@bash tests/run_tests.sh $(BUILD) --run tests/checks/$*.sh
 FORCE:
 
 # Rewrites every golden from the programs' output: for deliberate changes only.

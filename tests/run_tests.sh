@@ -12,12 +12,13 @@
 #                                                exit 77 skipped (what it needs is missing; its last line says what)
 # (tests/README.md: which test covers which program.)
 #
-# make test first runs every test into BUILD/checks/, as soon as what it runs is
-# built, by the modes below; then this script, with no mode, reads their logs and
-# reports. With --golden it rewrites the golden files instead of comparing.
-#   --list-checks          the check scripts and unit tests that EXERCISES wants
-#   --check CHECK          runs one of them: its output to BUILD/checks/CHECK.log
-#   --goldens-of PROGRAM   runs each golden of PROGRAM: BUILD/checks/tests/golden/NAME.txt.log
+# make test reads --list, runs every test it names into BUILD/checks/ with --run, each as
+# soon as what it runs is built; then this script, with no mode, reads their logs and reports.
+# With --golden it rewrites the golden files instead of comparing.
+#   --list       what make test builds and runs, as EXERCISES (tests/wanted.sh) selects: the
+#                programs' sources (chapter*/...cpp), then the check scripts and unit tests
+#   --run TEST   a check: its output to BUILD/checks/TEST.log; a program's source: each of its
+#                goldens, to BUILD/checks/tests/golden/NAME.txt.log
 #
 set -u
 build=${1:-build}
@@ -71,24 +72,25 @@ run_goldens_of() {
     run_golden "${name%.txt}" "$(check_log "$golden")"
   done
 }
-case "$mode" in
-  --check) run_check "$3"; exit 0 ;;
-  --goldens-of) run_goldens_of "$3"; exit 0 ;;
-esac
-source tests/wanted.sh  # exercises, wanted: what EXERCISES asks for
-needs_exercises=(tests/checks/grader_20.3.sh tests/checks/grader_class_handout.sh tests/checks/grader_reports.sh
-  tests/checks/grader_similarity.sh tests/checks/grader_old_handout.sh)  # the grader's checks: with every exercise only
-checks=() left_out=()
+if [ "$mode" = --run ]; then
+  case "$3" in
+    tests/*) run_check "$3" ;;
+    *.cpp) run_goldens_of "${3%.cpp}" ;;
+  esac
+  exit 0
+fi
+source tests/wanted.sh  # wanted: what EXERCISES selects
+checks=() left_out=()  # left out: the grader's checks under GRADER_CHECKS=no (tests/wanted.sh)
 for check in tests/checks/*.sh tests/unit/*.cpp; do
   [ -f "$check" ] || continue
-  [ "$exercises" != all ] && [[ " ${needs_exercises[*]} " == *" $check "* ]] && continue
-  # GRADER_CHECKS=no: the grader builds its tools and the students' files with its own flags, not the
-  # build's OPT, so make matrix and make sanitize leave out what would repeat make test's run.
-  [ "${GRADER_CHECKS:-yes}" = no ] && [[ $check == tests/checks/grader_* ]] && { left_out+=("$check"); continue; }
-  [ "$check" = tests/checks/chapter20_ex4_Parameter_Count.sh ] && ! wanted chapter20/exercises/ex4 && continue
-  checks+=("$check")
+  if wanted "$check"; then checks+=("$check")
+  elif GRADER_CHECKS=yes wanted "$check"; then left_out+=("$check"); fi
 done
-[ "$mode" = --list-checks ] && { printf '%s\n' "${checks[@]}"; exit 0; }
+if [ "$mode" = --list ]; then
+  for src in chapter*/*.cpp chapter*/*/*.cpp; do [ -f "$src" ] && wanted "$src" && echo "$src"; done
+  for check in ${checks[@]+"${checks[@]}"}; do echo "$check"; done
+  exit 0
+fi
 goldens=()
 while IFS= read -r golden; do wanted "$golden" && goldens+=("$golden"); done < <(find tests/golden -name '*.txt' | sort)
 # make golden also writes the first golden of a program that has none yet.

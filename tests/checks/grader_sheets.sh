@@ -2,10 +2,11 @@
 # grade-class's sheets for the platforms (tests/grader/sheets.hpp and roster.hpp), read back as each
 # platform's importer reads them. The rosters are built as Moodle and Canvas export them (a BOM, CR LF,
 # names in Polish, Turkish, Czech, Vietnamese and Greek, a comma and a quote in a name, a line break in a
-# quoted field, Canvas's Points Possible, Muted and test-student rows); importers.py re-implements the rules
-# of Moodle's offline grading worksheet upload (mod/assign/feedback/offline/importgradeslib.php, locallib.php,
-# lib/csvlib.class.php) and of Canvas's gradebook import (app/models/gradebook_importer.rb), and fails a
-# sheet they would refuse or misread. Shown failing on sheets broken on purpose.
+# quoted field, Canvas's Points Possible, Muted and test-student rows); tests/fixtures/grader_importers.py
+# re-implements the rules of Moodle's offline grading worksheet upload (mod/assign/feedback/offline/
+# importgradeslib.php, locallib.php, lib/csvlib.class.php) and of Canvas's gradebook import
+# (app/models/gradebook_importer.rb), and fails a sheet they would refuse or misread. Shown failing on
+# sheets broken on purpose.
 . "$(dirname "$0")/../grader/checks.sh"
 tool=$work/gradetool
 ${CXX:-g++} -std=c++17 -O0 -Wall -Wextra -Wpedantic -Werror tests/grader/gradetool.cpp -o "$tool" \
@@ -138,136 +139,10 @@ for platform in ("moodle", "canvas"):
 PY
 
 # --- The importers, as the platforms' source reads a sheet --------------------------------------------
-cat > "$work/importers.py" << 'PY'
-"""importers.py moodle|canvas SHEET COURSE WANT: SHEET read by the platform's rules, the course being the roster
-COURSE; prints what it imports, or exits 1 saying why the platform would refuse or misread it, or import other
-grades than WANT (JSON). importers.py broken MOODLE_SHEET WORKSHEET CANVAS_SHEET CANVAS_ROSTER DIR: each sheet
-broken on purpose in DIR, an "ok:" line for each the importer refuses, else "FAILED:"."""
-import csv, json, re, sys
-from datetime import datetime
-
-class Refused(Exception): pass
-
-def fail(why): raise Refused(why)
-
-def parse(text, sep=","):  # RFC 4180 as Ruby's CSV reads it: a quote opens a field, or is doubled inside one
-    rows, row, field, i, n = [], [], None, 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == '"' and field is None:
-            j, field = i + 1, ""
-            while j < n and not (text[j] == '"' and text[j + 1:j + 2] != '"'):
-                field, j = field + text[j], j + (2 if text[j] == '"' else 1)
-            if j >= n: fail("a quote that is never closed")
-            i = j + 1
-            if i < n and text[i] not in (sep, "\n", "\r"): fail("Illegal quoting: text after a quote")
-            continue
-        if c == '"': fail("Illegal quoting: a quote inside a field")
-        if c == sep or c in "\r\n":
-            row.append(field or "")
-            field = None
-            if c != sep:
-                i += 1 if c == "\r" and text[i + 1:i + 2] == "\n" else 0
-                rows.append(row)
-                row = []
-        else: field = (field or "") + c
-        i += 1
-    if field is not None or row: rows.append(row + [field or ""])
-    return rows
-
-def course(path):  # what Canvas knows: the gradebook export's students (id -> names) and assignments (id -> title)
-    rows = parse(open(path, encoding="utf-8-sig").read())
-    assignments = {int(m[2]): m[1] for h in rows[0] if (m := re.fullmatch(r"(.*)\s\((\d+)\)", h, re.S))}
-    return {r[1]: r for r in rows[1:] if r[1].isdigit()}, assignments
-
-def moodle(sheet, worksheet):
-    text = open(sheet, "rb").read().decode("utf-8")  # the upload form's encoding, UTF-8 by default
-    text = re.sub(r"\r\n?", "\n", text.removeprefix("\ufeff")).strip()  # csvlib: BOM, newlines, trim
-    rows = [r for r in parse(text) if r != [""]]  # fgetcsv skips blank lines
-    head = rows[0]
-    if any(len(r) != len(head) for r in rows): fail("csvweirdcolumns: a row's fields are not the header's")
-    for name in ("Identifier", "Grade", "Last modified (grade)", "Feedback comments"):  # importgradeslib's columns
-        if name not in head: fail(f"no column '{name}' (invalidgradeimport, or the feedback dropped)")
-    enrolled = {r[0].split()[-1] for r in parse(open(worksheet, encoding="utf-8-sig").read())[1:]}
-    got = {}
-    for r in rows[1:]:
-        row = dict(zip(head, r))
-        uid = row["Identifier"][len("Participant "):]  # substr past the 'hiddenuser' string
-        if uid not in enrolled: fail(f"{row['Identifier']}: no such participant, the row is skipped")
-        try: datetime.strptime(row["Last modified (grade)"], "%Y-%m-%d %H:%M:%S UTC")  # strtotime's ISO form
-        except ValueError: fail(f"{uid}: Last modified (grade) '{row['Last modified (grade)']}' is no time")
-        if row["Grade"] == "": continue  # "grade has no value": skipped
-        grade = float(row["Grade"].replace(",", "."))  # unformat_float
-        if not 0 <= grade <= float(row["Maximum Grade"]): fail(f"{uid}: grade {grade} out of range, skipped")
-        got[uid] = grade
-    return got
-
-def canvas(sheet, roster):
-    text = open(sheet, encoding="utf-8").read()  # a BOM would stay in "Student", which the test below allows
-    seps = {}
-    for sep in (";", ","):  # identify_delimiter: the separator that splits the first lines into equal counts
-        try: counts = {len(parse(line, sep)[0]) for line in text.splitlines()[:3]}
-        except Refused: counts = set()
-        seps[sep] = counts.pop() if len(counts) == 1 else 0
-    sep = ";" if seps[";"] > seps[","] else ","
-    number = lambda parts: parts[0] if len(parts) == 1 else "".join(parts[:-1]) + "." + parts[-1]
-    rows = [[number(re.split("[,.]", f)) if re.fullmatch(r"-?[0-9.,]+%?", f) else f for f in r]  # 7,5 is 7.5
-            for r in parse(text, sep) if not all(f.strip() in ("", ";", ",") for f in r)]  # skip_lines
-    head = rows[0]
-    if not (len(head) > 3 and "Student" in head[0] and "ID" in head[1]): fail("Invalid header row (Student, ID)")
-    info = 3
-    if re.search(r"SIS\s+Login\s+ID", head[2]): info += 1
-    elif re.search(r"SIS\s+User\s+ID", head[2]) and re.search(r"SIS\s+Login\s+ID", head[3]): info += 2
-    if "Section" not in head[info - 1]: fail("Invalid header row: Section does not end the student's columns")
-    students, titles = course(roster)
-    skip = re.compile("Current Score|Current Points|Current Grade|Final Score|Final Points|Final Grade|Override")
-    columns = {}
-    for k, h in enumerate(head[info:], info):
-        if skip.search(h): continue
-        m = re.fullmatch(r"(.*)\s\((\d+)\)", h, re.S)  # Assignment.title_and_id
-        if m and int(m[2]) in titles: columns[k] = m[2]
-        else: columns[k] = next((str(i) for i, t in titles.items() if t == h), "new: " + (m[1] if m else h))
-    got, points = {}, {}
-    for r in rows[1:]:
-        if "Points Possible" in r[0]: points = {columns[k]: r[k] for k in columns}; continue
-        if all(re.fullmatch(r"\s*(Muted|Manual Posting.*)?\s*", f, re.I) for f in r): continue
-        s = students.get(r[1]) or next((s for s in students.values() if s[0] == r[0] or
-                                        (s[2] and s[2] == r[2]) or (s[3] and s[3] == r[3])), None)
-        if not s: fail(f"'{r[0]}' ({r[1]}) is no student of the course: Canvas would list them as unknown")
-        for k, a in columns.items(): got[f"{s[1]} {a}"] = r[k].strip()
-    got["points possible"] = points
-    return got
-
-def broken(moodle_sheet, worksheet, canvas_sheet, roster, out):
-    m, c = (list(csv.reader(open(f, encoding="utf-8", newline=""))) for f in (moodle_sheet, canvas_sheet))
-    for kind, rows, what in [
-            ("moodle", [["ID"] + m[0][1:]] + m[1:], "Identifier renamed ID"),
-            ("moodle", [r[:4] + r[5:] for r in m], "no Last modified (grade)"),
-            ("moodle", m[:2] + [m[2][:-1]] + m[3:], "a row one field short"),
-            ("moodle", m[:1] + [[r[0].split()[-1]] + r[1:] for r in m[1:]], "2104511, not Participant 2104511"),
-            ("canvas", [["Name"] + c[0][1:]] + c[1:], "Student renamed Name"),
-            ("canvas", [r[:3] + r[4:] for r in c], "no SIS Login ID"),
-            ("canvas", c[:3] + [[c[3][0] + " Jr", "999", "", ""] + c[3][4:]] + c[4:],
-             "a student Canvas does not know")]:
-        sheet = f"{out}/broken-{kind}-{what.split()[0]}.csv"
-        csv.writer(open(sheet, "w", encoding="utf-8", newline=""), lineterminator="\r\n").writerows(rows)
-        try: print(f"FAILED: the {kind} importer should refuse a sheet with {what}:",
-                   read(kind, sheet, worksheet, roster))
-        except Refused as e: print(f"ok: a {kind} sheet with {what} is refused ({str(e)[:70]})")
-
-def read(kind, sheet, worksheet, roster):
-    return moodle(sheet, worksheet) if kind == "moodle" else canvas(sheet, roster)
-
-if sys.argv[1] == "broken": sys.exit(broken(*sys.argv[2:]))
-kind, sheet, course_file, want = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
-try: got = read(kind, sheet, course_file, course_file)
-except Refused as e: sys.exit(f"refused: {e}")
-print(json.dumps(got, ensure_ascii=False, sort_keys=True))
-if got != want: sys.exit("refused: other grades than " + json.dumps(want, sort_keys=True))
-PY
+importers=tests/fixtures/grader_importers.py  # its docstring says how it is run
 # read_back KIND SHEET COURSE WANT WHAT: the sheet imports WANT's grades, or the check fails.
 read_back() {
-  if python3 "$work/importers.py" "$1" "$2" "$3" "$4" > "$work/import.log" 2>&1; then ok "$5"
+  if python3 "$importers" "$1" "$2" "$3" "$4" > "$work/import.log" 2>&1; then ok "$5"
   else failed "$5" "$work/import.log"; fi
 }
 # sheet OUT LIST PLATFORM [ROSTER]: gradetool's sheet into a new OUT.
@@ -380,7 +255,7 @@ done
   failed "grades.csv's columns without id and late should be as before" "$m/grades.csv"
 
 # --- The importers refuse sheets broken on purpose: what each rule catches ---------------------------
-python3 "$work/importers.py" broken "$m/moodle.csv" "$r/worksheet.csv" "$work/canvas.roster.csv" "$r/canvas.csv" \
+python3 "$importers" broken "$m/moodle.csv" "$r/worksheet.csv" "$work/canvas.roster.csv" "$r/canvas.csv" \
   "$work" > "$work/broken.log" 2>&1
 grep -qE '^(ok|FAILED): ' "$work/broken.log" || echo "FAILED: the broken sheets" >> "$work/broken.log"
 cat "$work/broken.log"

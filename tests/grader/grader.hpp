@@ -134,7 +134,19 @@ int call_lesson(F f, int argc, char** argv) {
     }
 }
 
+// A function the student writes, as the tests (in namespace tests) name it: in the checker a call in the
+// student's process (call.hpp), in the driver an entry in the table of functions it serves (below).
+template <class F, F f>
+struct StudentFunction;
+
 }  // namespace grader
+
+// The tests file's STUDENT_FUNCTIONS, each as a StudentFunction of the same name in namespace tests.
+#define GRADER_STUDENT_FUNCTION(f) static const ::grader::StudentFunction<decltype(&::f), &::f> f{#f};
+#define GRADER_STUDENT_FUNCTIONS(LIST) \
+    namespace tests {                  \
+    LIST(GRADER_STUDENT_FUNCTION)      \
+    }
 
 GRADER_FIELDS(Matrix, rows, cols, data)
 GRADER_FIELDS(Rng, state)
@@ -186,6 +198,16 @@ struct Entry {
     const char* type;  // wire_type of the student's function: the checker sends the reference's
     void (*call)(Reader&, Writer&);
 };
+inline std::vector<Entry>& served() {  // the functions the driver serves, in the order STUDENT_FUNCTIONS names them
+    static std::vector<Entry> table;
+    return table;
+}
+template <class R, class... P, R (*f)(P...)>
+struct StudentFunction<R (*)(P...), f> {
+    explicit StudentFunction(const char* name) {
+        served().push_back({name, Call<R (*)(P...), f>::type(), &Call<R (*)(P...), f>::call});
+    }
+};
 
 inline int serve(const std::vector<Entry>& table) {
     FILE* requests = ::fdopen(REQUESTS, "rb");
@@ -225,28 +247,22 @@ inline int serve(const std::vector<Entry>& table) {
     }
 }
 
-inline int driver_main(int argc, char** argv, Lesson lesson, const std::vector<Entry>& table) {
+}  // namespace grader
+
+// The driver's main: runs the lesson, or serves the functions the tests file's STUDENT_FUNCTIONS names.
+int main(int argc, char** argv) {
     if (argc >= 2 && std::strcmp(argv[1], "--lesson") == 0) {
         argv[1] = argv[0];  // the lesson sees its own name and its own arguments
         try {
-            return lesson(argc - 1, argv + 1);
+            return ::grader::call_lesson(&lesson_main, argc - 1, argv + 1);
         } catch (const std::exception& e) {
             std::fflush(stdout);
             std::fprintf(stderr, "threw an exception: %s\n", e.what());
             return 3;
         }
     }
-    if (argc == 2 && std::strcmp(argv[1], "--serve") == 0) return serve(table);
+    if (argc == 2 && std::strcmp(argv[1], "--serve") == 0) return ::grader::serve(::grader::served());
     std::fputs("usage: driver --serve | --lesson [ARGS...] (the grader runs this; make check-exercise)\n", stderr);
     return 2;
 }
-
-}  // namespace grader
-
-#define GRADER_ENTRY(f) ::grader::Entry{#f, ::grader::Call<decltype(&f), &f>::type(), &::grader::Call<decltype(&f), &f>::call},
-// The driver's main: serves the functions LIST names (the tests file's STUDENT_FUNCTIONS).
-#define GRADER_STUDENT_FUNCTIONS(LIST) \
-    int main(int argc, char** argv) {  \
-        return ::grader::driver_main(argc, argv, GRADER_LESSON(lesson_main), {LIST(GRADER_ENTRY)}); \
-    }
 #endif

@@ -14,7 +14,8 @@
 check-exercise:
 	@CXX="$(CXX)" CXXFLAGS="$(CXXFLAGS)" HANDOUT="$(HANDOUT)" bash tests/grader/grade.sh "$(EX)" "$(SRC)"; status=$$?; \
 	if [ $$status -ne 0 ]; then echo "check-exercise: the grader's status is $$status ($$( [ $$status -eq 1 ] && \
-	echo 'below full marks' || echo 'a usage mistake')); make reports its own 2 (for 0/1/2 run bash tests/grader/grade.sh)" >&2; fi; \
+	echo 'below full marks' || echo 'a usage mistake')); make reports its own 2" \
+	"(for 0/1/2 run bash tests/grader/grade.sh)" >&2; fi; \
 	exit $$status
 
 handout:
@@ -30,8 +31,8 @@ gradescope:
 	@SEED="$(SEED)" bash tests/grader/gradescope.sh "$(EX)" "$(OUT)"
 
 grade-class:
-	@CXX="$(CXX)" CXXFLAGS="$(CXXFLAGS)" SEED="$(SEED)" JOBS="$(JOBS)" SANDBOX="$(SANDBOX)" ROSTER="$(ROSTER)" HANDOUT="$(HANDOUT)" \
-	  bash tests/grader/grade_class.sh "$(DIR)" "$(or $(OUT),grades)" $(EX)
+	@CXX="$(CXX)" CXXFLAGS="$(CXXFLAGS)" SEED="$(SEED)" JOBS="$(JOBS)" SANDBOX="$(SANDBOX)" ROSTER="$(ROSTER)" \
+	  HANDOUT="$(HANDOUT)" bash tests/grader/grade_class.sh "$(DIR)" "$(or $(OUT),grades)" $(EX)
 
 help::
 	@echo "make check-exercise EX=20.3 SRC=student.cpp   grade one exercise file (SEED=N, RESULTS=file)"

@@ -67,18 +67,14 @@ static int deps(const char* box, const std::string& text, const std::vector<std:
 // report: one total from the checker's rows makes the terminal's report and results.json, whose
 // student sees no seed and no hidden test's message; the whole report is a hidden 0-point test.
 
-struct Row {
-    std::string name, message, hint;
-    int score = 0, points = 0;
-    bool hidden = false;
-};
+using judge::Row;
 
 static std::string json_string(const std::string& s) {
     std::string out = "\"";
     for (unsigned char c : s) {
         if (c == '"' || c == '\\') out += '\\', out += char(c);
         else if (c == '\n') out += "\\n";
-        else if (c < 0x20) out += judge::say("\\u%04x", c);
+        else if (c < 0x20) out += formatted("\\u%04x", c);
         else out += char(c);
     }
     return out + "\"";
@@ -91,7 +87,8 @@ static std::string student_message(const std::vector<Row>& rows, size_t k) {
     bool after_hidden = false;
     for (size_t j = 0; j < k; j++) after_hidden = after_hidden || rows[j].hidden;
     if (r.score < r.points && r.hidden) return "failed on inputs that are not shown";
-    if (r.score < r.points && after_hidden) return "failed (its message is not shown, as it ran after tests on hidden inputs)";
+    if (r.score < r.points && after_hidden)
+        return "failed (its message is not shown, as it ran after tests on hidden inputs)";
     return judge::unmarked(r.message, true);
 }
 
@@ -110,14 +107,14 @@ static std::string report(const std::vector<Row>& rows, const std::string& heade
     if (whole_file(rows)) {
         std::string said = rows[0].message;
         if (!said.empty()) said[0] = char(std::toupper(static_cast<unsigned char>(said[0])));
-        return text + judge::say("\n%d/%d points\n", total, max_total) + said + "\n";
+        return text + formatted("\n%d/%d points\n", total, max_total) + said + "\n";
     }
-    text += judge::say("\n  %-30s %-7s %s\n", "test", "points", "message");
+    text += formatted("\n  %-30s %-7s %s\n", "test", "points", "message");
     for (size_t k = 0; k < rows.size(); k++)
-        text += judge::say("  %-30s %-7s %s\n", rows[k].name.c_str(),
+        text += formatted("  %-30s %-7s %s\n", rows[k].name.c_str(),
                            (std::to_string(rows[k].score) + "/" + std::to_string(rows[k].points)).c_str(),
                            (for_student ? student_message(rows, k) : judge::unmarked(rows[k].message, false)).c_str());
-    text += judge::say("\n%d/%d points\n", total, max_total);
+    text += formatted("\n%d/%d points\n", total, max_total);
     std::string hints;
     for (const Row& r : rows)
         if (r.score < r.points && !r.hint.empty()) hints += "  " + r.name + ": " + r.hint + "\n";
@@ -126,31 +123,28 @@ static std::string report(const std::vector<Row>& rows, const std::string& heade
 
 static int report_and_json(const std::string& rows_text, const std::string& header, const char* out_path) {
     std::vector<Row> rows;
-    std::istringstream lines(rows_text);
-    std::string line;
+    if (!judge::read_rows(rows_text, rows)) {
+        std::printf("gradetool: a row is not name, score, points, hidden, message, hint\n");
+        return 2;
+    }
     int total = 0, max_total = 0;
-    while (std::getline(lines, line)) {
-        std::vector<std::string> f = judge::fields(line);
-        if (f.size() != 6) return std::printf("gradetool: a row is not name, score, points, hidden, message, hint\n"), 2;
-        Row r{f[0], f[4], f[5], std::atoi(f[1].c_str()), std::atoi(f[2].c_str()), f[3] == "1"};
-        if (r.score < 0 || r.score > r.points) r.score = 0;
+    for (const Row& r : rows) {
         total += r.score;
         max_total += r.points;
-        rows.push_back(r);
     }
     if (rows.empty()) return std::printf("gradetool: no rows\n"), 2;
     const std::string full = report(rows, header, total, max_total, false);
     std::fputs(full.c_str(), stdout);
     const int status = total == max_total ? 0 : 1;
     if (!out_path) return status;
-    std::string json = judge::say("{\n  \"score\": %d,\n  \"output\": ", total) +
+    std::string json = formatted("{\n  \"score\": %d,\n  \"output\": ", total) +
                        json_string(report(rows, header, total, max_total, true)) +
                        ",\n  \"visibility\": \"visible\",\n  \"stdout_visibility\": \"hidden\",\n  \"tests\": [\n";
     for (size_t k = 0; k < rows.size(); k++) {
         const Row& r = rows[k];
         std::string m = student_message(rows, k);
         if (r.score < r.points && !r.hint.empty()) m += "\nHint: " + r.hint;
-        json += judge::say("    {\"name\": %s, \"score\": %d, \"max_score\": %d, \"status\": \"%s\", \"output\": %s, "
+        json += formatted("    {\"name\": %s, \"score\": %d, \"max_score\": %d, \"status\": \"%s\", \"output\": %s, "
                            "\"visibility\": \"visible\"},\n",
                            json_string(r.name).c_str(), r.score, r.points, r.score >= r.points ? "passed" : "failed",
                            json_string(m).c_str());
@@ -158,11 +152,12 @@ static int report_and_json(const std::string& rows_text, const std::string& head
     json += "    {\"name\": \"For the teacher: the whole report, with the seed and every message\", \"score\": 0, "
             "\"max_score\": 0, \"status\": \"passed\", \"output\": " + json_string(full) +
             ", \"visibility\": \"hidden\"}\n  ]\n}\n";
-    if (!judge::write_whole(out_path, json)) return std::fprintf(stderr, "gradetool: cannot write %s\n", out_path), 2;
+    write_file_atomic(out_path, json);  // whole, or gradetool stops with status 2
     return status;
 }
 
 int main(int argc, char** argv) {
+    name_program(argv[0]);  // cli.hpp's errors name it
     using judge::read_text;
     std::string a, b, command = argc > 1 ? argv[1] : "";
     if (command == "deps" && argc >= 4) {
@@ -170,7 +165,10 @@ int main(int argc, char** argv) {
         return deps(argv[2], a, std::vector<std::string>(argv + 4, argv + argc));
     }
     if (command == "report" && (argc == 4 || argc == 5)) {
-        if (!read_text(argv[2], a) || !read_text(argv[3], b)) return std::fprintf(stderr, "gradetool: cannot read the rows\n"), 2;
+        if (!read_text(argv[2], a) || !read_text(argv[3], b)) {
+            std::fprintf(stderr, "gradetool: cannot read the rows\n");
+            return 2;
+        }
         return report_and_json(a, b, argc == 5 ? argv[4] : nullptr);
     }
     if (command == "sheet" && argc >= 5 && argc <= 7)

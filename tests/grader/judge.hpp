@@ -1,7 +1,8 @@
 // tests/grader/judge.hpp: what the grader's own programs share (the student's never includes
-// it): comparing results with the reference's, marking the student's text, the files they write.
+// it): comparing results with the reference's, marking the student's text, a test's row, reading files.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdarg>
 #include <cstdint>
@@ -13,16 +14,9 @@
 #include <string>
 #include <vector>
 
-namespace judge {
+#include "../../common/cli.hpp"  // formatted, write_file_atomic (gradetool builds with no -I)
 
-[[gnu::format(printf, 1, 2)]] inline std::string say(const char* format, ...) {
-    char text[1200];
-    va_list args;
-    va_start(args, format);
-    std::vsnprintf(text, sizeof text, format, args);
-    va_end(args);
-    return text;
-}
+namespace judge {
 
 // FNV-1a, 64 bits: the same hash on every machine, so the same seeds and output bytes.
 inline uint64_t fnv1a(const std::string& s) {
@@ -61,15 +55,36 @@ inline std::vector<std::vector<std::string>> table_of(const std::string& path) {
     return rows;
 }
 
-// A file appears whole, or keeps what it held: written beside, then renamed.
-inline bool write_whole(const std::string& path, const std::string& text) {
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary);
-        out << text;
-        if (!out.flush()) return std::remove(tmp.c_str()), false;
+// Text on one line, for a tab-separated field or a message: line breaks and tabs as spaces, at most `most` bytes.
+// (cli.hpp's shown instead spells out every unprintable byte.)
+inline std::string one_line(std::string s, size_t most = 40) {
+    for (char& c : s)
+        if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    return s.size() > most ? s.substr(0, most) + "..." : s;
+}
+
+// One test's result, from the checker's test process to the rows file, the report and the sheets: a line
+// of six tab-separated fields, name, score, points, hidden, message, hint (row_line writes it, read_rows reads).
+struct Row {
+    std::string name;
+    int score = 0, points = 0;
+    bool hidden = false;  // it drew inputs from the seed: the student sees pass or fail, not the message
+    std::string message, hint;
+};
+inline std::string row_line(const Row& r) {
+    return formatted("%s\t%d\t%d\t%d\t", r.name.c_str(), r.score, r.points, r.hidden ? 1 : 0) +
+           one_line(r.message, std::string::npos) + "\t" + one_line(r.hint, std::string::npos) + "\n";
+}
+// The rows of `text`, false when a line is not a row; a score outside 0 to its points reads as 0.
+inline bool read_rows(const std::string& text, std::vector<Row>& rows) {
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        const std::vector<std::string> f = fields(line);
+        if (f.size() != 6) return false;
+        Row r{f[0], std::atoi(f[1].c_str()), std::atoi(f[2].c_str()), f[3] == "1", f[4], f[5]};
+        if (r.score < 0 || r.score > r.points) r.score = 0;
+        rows.push_back(r);
     }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) return std::remove(tmp.c_str()), false;
     return true;
 }
 
@@ -81,14 +96,6 @@ inline std::string csv_field(const std::string& s) {
     return q + "\"";
 }
 constexpr const char* CSV_END = "\r\n";
-
-inline std::string escaped(const std::string& s) {
-    std::string out;
-    for (char c : s)
-        out += c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '"' ? "&quot;" : c == '\'' ? "&#39;"
-                                                                                                    : std::string(1, c);
-    return out;
-}
 
 // Text the student's program produced, marked: shown on the terminal and to the teacher, never to
 // the student on Gradescope, where it could carry a hidden input it kept; marks inside are dropped.
@@ -113,17 +120,17 @@ inline std::string unmarked(const std::string& message, bool for_student) {
     return out;
 }
 
-inline std::string shown(std::string s, size_t most = 40) {
-    for (char& c : s)
-        if (c == '\n' || c == '\r' || c == '\t') c = ' ';
-    return s.size() > most ? s.substr(0, most) + "..." : s;
-}
-
 // ---------------------------------------------------------------------------
 // Numbers, entry by entry, by CS231n's rel_error with a floor of FLOOR times the block's largest
 // entry: an entry zero in exact arithmetic carries the rounding of terms that size (README, "Tolerances").
 constexpr double FLOOR = 1e-2;
 constexpr double SMALLEST_SCALE = 1e-3;  // a block of zeros is compared as if of size 1e-3
+
+// CS231n's rel_error: |a - b| / max(|a| + |b|, floor).
+inline double rel_error(double a, double b, double floor = 1e-8) {
+    double scale = std::fabs(a) + std::fabs(b);
+    return std::fabs(a - b) / (scale > floor ? scale : floor);
+}
 
 struct Block {
     std::string label;
@@ -138,12 +145,12 @@ inline std::string compare(double tolerance, const std::vector<Block>& want, con
         const Block* g = nullptr;
         for (const Block& b : got)
             if (b.label == w.label) g = &b;
-        if (!g) return say("%s: none came back", w.label.c_str());
+        if (!g) return formatted("%s: none came back", w.label.c_str());
         if (g->values.empty() && !w.values.empty())
-            return say("%s came back empty (%d x %d), want %d x %d: is its TODO still to do?", w.label.c_str(), g->rows,
-                       g->cols, w.rows, w.cols);
+            return formatted("%s came back empty (%d x %d), want %d x %d: is its TODO still to do?", w.label.c_str(),
+                             g->rows, g->cols, w.rows, w.cols);
         if (g->rows != w.rows || g->cols != w.cols || g->values.size() != w.values.size())
-            return say("%s: %d x %d numbers, want %d x %d", w.label.c_str(), g->rows, g->cols, w.rows, w.cols);
+            return formatted("%s: %d x %d numbers, want %d x %d", w.label.c_str(), g->rows, g->cols, w.rows, w.cols);
         double scale = SMALLEST_SCALE;
         for (double b : w.values)
             if (std::isfinite(b)) scale = std::fmax(scale, std::fabs(b));
@@ -155,18 +162,19 @@ inline std::string compare(double tolerance, const std::vector<Block>& want, con
             double e;
             if (a == b) e = 0;  // infinities and exact matches
             else if (std::isnan(a) || std::isinf(a) || std::isnan(b) || std::isinf(b)) e = INFINITY;
-            else e = std::fabs(a - b) / std::fmax(std::fabs(a) + std::fabs(b), floor);
+            else e = rel_error(a, b, floor);
             if (e > worst) worst = e, at = k;
         }
         if (worst > tolerance) {
+            const size_t cols = size_t(std::max(w.cols, 1)), row = at / cols, col = at % cols;
             std::string shape = w.rows == 1 && w.cols == 1 ? ""
-                                : w.rows == 1 ? say(" (1 x %d): entry %zu", w.cols, at)
-                                              : say(" (%d x %d): entry (%zu, %zu)", w.rows, w.cols, at / size_t(w.cols),
-                                                    at % size_t(w.cols));
+                                : w.rows == 1 ? formatted(" (1 x %d): entry %zu", w.cols, at)
+                                              : formatted(" (%d x %d): entry (%zu, %zu)", w.rows, w.cols, row, col);
             const char* digits = tolerance == 0 ? "%.17g" : "%.6g";  // exact: whole numbers, printed in full
-            return say("%s%s is %s, want %s", w.label.c_str(), shape.c_str(), theirs(say(digits, g->values[at])).c_str(),
-                       say(digits, w.values[at]).c_str()) +
-                   (tolerance == 0 ? "" : say(" (rel_error %.1e, tolerance %.0e)", worst, tolerance));
+            const std::string yours = theirs(formatted(digits, g->values[at]));
+            return formatted("%s%s is %s, want %s", w.label.c_str(), shape.c_str(), yours.c_str(),
+                             formatted(digits, w.values[at]).c_str()) +
+                   (tolerance == 0 ? "" : formatted(" (rel_error %.1e, tolerance %.0e)", worst, tolerance));
         }
     }
     return "";
@@ -237,7 +245,8 @@ inline std::vector<Token> tokens(const std::string& s) {
             size_t j = i;
             while (j < n && word_char(s[j])) j++;
             t.text = s.substr(i, j - i);
-            if (t.text == "inf" || t.text == "infinity" || t.text == "INF") {  // printf's infinity, "-inf" with its sign
+            // printf's infinity, "-inf" with its sign
+            if (t.text == "inf" || t.text == "infinity" || t.text == "INF") {
                 t.number = true;
                 t.value = i > 0 && s[i - 1] == '-' ? -HUGE_VAL : HUGE_VAL;
             }
@@ -269,17 +278,17 @@ inline std::string words(const std::string& reference, const std::string& studen
     size_t k = 0;
     for (; k < want.size() && k < got.size(); k++) {
         if (same(want[k], got[k])) continue;
-        return say("line %d of your output: %s '%s' where the reference prints %s '%s' (its line %d)", got[k].line,
-                   got[k].number ? "the number" : "the word", theirs(shown(got[k].text)).c_str(),
-                   want[k].number ? "the number" : "the word", shown(want[k].text).c_str(), want[k].line);
+        return formatted("line %d of your output: %s '%s' where the reference prints %s '%s' (its line %d)",
+                         got[k].line, got[k].number ? "the number" : "the word", theirs(one_line(got[k].text)).c_str(),
+                         want[k].number ? "the number" : "the word", one_line(want[k].text).c_str(), want[k].line);
     }
     if (k < want.size()) {
-        return say("your output stops after %zu words and numbers; the reference goes on with '%s' (its line %d)", k,
-                   shown(want[k].text).c_str(), want[k].line);
+        return formatted("your output stops after %zu words and numbers; the reference goes on with '%s' (its line %d)",
+                         k, one_line(want[k].text).c_str(), want[k].line);
     }
     if (k < got.size()) {
-        return say("your output goes on after the reference's last word, with '%s' (your line %d)",
-                   theirs(shown(got[k].text)).c_str(), got[k].line);
+        return formatted("your output goes on after the reference's last word, with '%s' (your line %d)",
+                         theirs(one_line(got[k].text)).c_str(), got[k].line);
     }
     return "";
 }

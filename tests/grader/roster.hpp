@@ -44,18 +44,18 @@ inline std::string parse_csv(std::string text, Table& rows) {
                 field += c;
         } else if (c == '"') {
             if (quoted || !field.empty())
-                return say("line %zu: a quote inside a field (RFC 4180 quotes whole fields)", line);
+                return formatted("line %zu: a quote inside a field (RFC 4180 quotes whole fields)", line);
             quoted = inside = true, opened = line;
         } else if (c == separator) {
             row.push_back(field), field.clear(), quoted = false;
         } else if (c == '\n' || (c == '\r' && !crlf)) {
             end_row();
         } else if (!crlf) {
-            if (quoted) return say("line %zu: text after a quoted field's closing quote", line);
+            if (quoted) return formatted("line %zu: text after a quoted field's closing quote", line);
             field += c;
         }
     }
-    if (inside) return say("the quote opened on line %zu is never closed", opened);
+    if (inside) return formatted("the quote opened on line %zu is never closed", opened);
     if (!field.empty() || !row.empty() || quoted) end_row();
     return "";
 }
@@ -116,7 +116,7 @@ inline std::string read_roster(const std::string& path, Roster& r) {
     for (size_t k = 1; k < rows.size(); k++) {
         const std::vector<std::string>& row = rows[k];
         if (row.size() != h.size())
-            return say("%s: row %zu has %zu fields, the header %zu", path.c_str(), k + 1, row.size(), h.size());
+            return formatted("%s: row %zu has %zu fields, the header %zu", path.c_str(), k + 1, row.size(), h.size());
         std::string id, name;
         if (r.platform == "canvas") {
             if (row[0].find("Points Possible") != NONE) r.points = row;
@@ -126,13 +126,13 @@ inline std::string read_roster(const std::string& path, Roster& r) {
                 name = name.substr(2, name.size() - 3);
             if (name == "Test Student" || name == "Student, Test") continue;  // Student View's test student
             if (!number(id))
-                return say("%s: row %zu: ID '%s' is not a Canvas user id", path.c_str(), k + 1, id.c_str());
+                return formatted("%s: row %zu: ID '%s' is not a Canvas user id", path.c_str(), k + 1, id.c_str());
         } else if (identifier >= 0) {
             const std::string& v = row[size_t(identifier)];  // "Participant 2104511"
             const size_t digits = v.find_last_not_of("0123456789");
             id = v.substr(digits == NONE ? 0 : digits + 1);
             if (id.empty())
-                return say("%s: row %zu: Identifier '%s' is not 'Participant <number>'", path.c_str(), k + 1,
+                return formatted("%s: row %zu: Identifier '%s' is not 'Participant <number>'", path.c_str(), k + 1,
                            v.c_str());
             name = full >= 0 ? row[size_t(full)] : "";
         } else {

@@ -14,6 +14,7 @@
 #include <vector>
 #include <sys/stat.h>
 
+#include "../../common/plot.hpp"  // the SVG pieces
 #include "roster.hpp"
 
 namespace sheets {
@@ -29,14 +30,15 @@ struct Line {
 };
 
 // A grading's status: the first row's message says when nothing ran; a test stopped for time is timed-out.
-inline std::string status_of(const Table& rows) {
+inline std::string status_of(const std::vector<Row>& rows) {
     if (rows.empty()) return "error";
-    const std::string& first = rows[0][4];
+    const std::string& first = rows[0].message;
     if (first.find("the file is empty") != NONE) return "empty";
     if (first.find("did not compile") != NONE) return "did-not-compile";
     if (first.find("not one of the handout's files") != NONE) return "bad-include";
     for (const auto& r : rows)
-        if (r[4].find("still running after") != NONE || r[4].find("seconds of CPU time") != NONE) return "timed-out";
+        if (r.message.find("still running after") != NONE || r.message.find("seconds of CPU time") != NONE)
+            return "timed-out";
     return "graded";
 }
 
@@ -51,7 +53,7 @@ inline std::string modified_utc(const std::string& path) {  // "2026-12-04 15:01
 // Per exercise: how many handed in, the mean and median, and a histogram of the totals, as text and SVG.
 inline void summary(const std::vector<std::string>& ids, const std::vector<Line>& lines,
                     std::map<std::string, int>& max_of, std::string& text, std::string& svg) {
-    const int bar = 16, height = 120, gap = 60;
+    const int bar = 16, height = 120, gap = 60, top = 30;  // each histogram's bars start `top` down
     int x0 = 20;
     for (const std::string& id : ids) {
         std::vector<int> points;
@@ -76,35 +78,24 @@ inline void summary(const std::vector<std::string>& ids, const std::vector<Line>
         std::vector<int> count(size_t(max) + 1, 0);
         for (int p : points) count[size_t(std::min(std::max(p, 0), max))]++;
         const int most = std::max(1, *std::max_element(count.begin(), count.end()));
-        const std::string head = say("Exercise %s: %zu handed in, %d missing%s; mean %.1f, median %.1f of %d points",
-                                     id.c_str(), points.size(), missing,
-                                     unplaced ? say(", %d with a file not placed", unplaced).c_str() : "", mean, median,
-                                     max);
+        const std::string not_placed = unplaced ? formatted(", %d with a file not placed", unplaced) : "";
+        const std::string head =
+            formatted("Exercise %s: %zu handed in, %d missing%s; mean %.1f, median %.1f of %d points", id.c_str(),
+                      points.size(), missing, not_placed.c_str(), mean, median, max);
         text += head + "\n";
-        svg += say("<g transform=\"translate(%d,30)\">\n<text x=\"0\" y=\"-10\" font-size=\"13\">", x0) +
-               escaped(head) + "</text>\n";
+        add_text(svg, x0, top - 10, head, "start", 0, 13);
         for (int p = max; p >= 0; p--) {
-            const int c = count[size_t(p)], h = c * height / most, x = p * (bar + 2) + bar / 2;
-            text += say("  %3d | %-3d ", p, c) + std::string(size_t(c * 40 / most), '#') + "\n";
-            svg += say("<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#4a7ab5\"/>\n", x - bar / 2,
-                       height - h, bar, h);
-            if (c > 0)
-                svg += say("<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">%d</text>\n", x,
-                           height - h - 3, c);
-            svg +=
-                say("<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">%d</text>\n", x, height + 14, p);
+            const int c = count[size_t(p)], h = c * height / most, x = x0 + p * (bar + 2) + bar / 2;
+            text += formatted("  %3d | %-3d ", p, c) + std::string(size_t(c * 40 / most), '#') + "\n";
+            add_rect(svg, x - bar / 2, top + height - h, bar, h, "#4a7ab5");
+            if (c > 0) add_text(svg, x, top + height - h - 3, std::to_string(c), "middle", 0, 10);
+            add_text(svg, x, top + height + 14, std::to_string(p), "middle", 0, 10);
         }
         text += "\n";
-        svg +=
-            say("<text x=\"0\" y=\"%d\" font-size=\"11\">points (each bar: how many students earned that "
-                "total)</text>\n</g>\n",
-                height + 32);
+        add_text(svg, x0, top + height + 32, "points (each bar: how many students earned that total)", "start", 0, 11);
         x0 += std::max((max + 1) * (bar + 2), 420) + gap;
     }
-    svg = say("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\">\n"
-              "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-              x0, height + 80) +
-          svg + "</svg>\n";
+    svg = svg_open(x0, height + 80) + svg + "</svg>\n";
 }
 
 // ---------------------------------------------------------------------------
@@ -135,7 +126,7 @@ inline std::string feedback(const Student& s, const std::vector<std::string>& id
         const std::string status = l ? l->status : "missing";
         text += text.empty() ? "" : "<br>\n";  // Moodle keeps feedback comments as HTML
         if (why.count(status))
-            text += say("%s: %d/%d points", id.c_str(), l ? l->points : 0, max_of[id]) + why.at(status);
+            text += formatted("%s: %d/%d points", id.c_str(), l ? l->points : 0, max_of[id]) + why.at(status);
         else
             text += id + ": not graded (" + status + "), your teacher grades it", whole = false;
         if (l && l->late == "late") text += ", handed in late";
@@ -165,7 +156,7 @@ inline int assignment_column(const Roster& r, const std::vector<std::string>& id
     if (fit.size() == 1) return fit[0];
     problem = all.empty()
                   ? "the roster has no assignment (\"Name (id)\"): add it in Canvas and export the gradebook again"
-              : want ? say("ASSIGNMENT '%s' is none of the roster's assignments: %s", want, names.c_str())
+              : want ? formatted("ASSIGNMENT '%s' is none of the roster's assignments: %s", want, names.c_str())
                      : "the roster has several assignments; name one with ASSIGNMENT=\"<its header>\": " + names;
     return -1;
 }
@@ -198,8 +189,8 @@ inline std::string canvas_csv(const std::vector<Student>& students, const std::v
     std::string p = points;
     std::replace(p.begin(), p.end(), ',', '.');
     if (std::strtod(p.c_str(), nullptr) != max_total)
-        notes.push_back(say("canvas.csv: '%s' is out of %s points in Canvas, the exercises' total is %d", name.c_str(),
-                            points.c_str(), max_total));
+        notes.push_back(formatted("canvas.csv: '%s' is out of %s points in Canvas, the exercises' total is %d",
+                                  name.c_str(), points.c_str(), max_total));
     for (const std::string& h : head) csv += csv_field(h) + ",";
     csv += csv_field(name) + CSV_END + "Points Possible" + std::string(head.size(), ',') + points + CSV_END;
     for (const Student& s : students) {
@@ -240,14 +231,13 @@ inline int sheet(const char* list_path, const char* points_path, const std::stri
         if (!tests.count(l.id))
             return std::fprintf(stderr, "gradetool: no tests listed for exercise %s\n", l.id.c_str()), 2;
         if (!f[4].empty() && l.status == "graded") {
-            auto rows = table_of(f[4] + "/keep/rows");
-            for (const auto& r : rows)
-                if (r.size() != 6) rows.clear();
+            std::string text;
+            std::vector<Row> rows;
+            if (!read_text(f[4] + "/keep/rows", text) || !read_rows(text, rows)) rows.clear();
             l.status = status_of(rows), l.when = modified_utc(f[4] + "/status");
-            for (const auto& r : rows) {
-                int s = std::atoi(r[1].c_str()), p = std::atoi(r[2].c_str());
-                l.scores[r[0]] = s < 0 || s > p ? 0 : s;
-                l.points += l.scores[r[0]];
+            for (const Row& r : rows) {
+                l.scores[r.name] = r.score;
+                l.points += r.score;
             }
         }
         lines.push_back(l);
@@ -305,9 +295,10 @@ inline int sheet(const char* list_path, const char* points_path, const std::stri
                                : "";
     std::string text, svg;
     summary(ids, lines, max_of, text, svg);
-    if (!write_whole(out + "/grades.csv", csv) || !write_whole(out + "/summary.txt", text) ||
-        !write_whole(out + "/summary.svg", svg) || (!name.empty() && !write_whole(out + "/" + name, platform_csv)))
-        return std::fprintf(stderr, "gradetool: cannot write in %s\n", out.c_str()), 2;
+    write_file_atomic(out + "/grades.csv", csv);  // each whole, or gradetool stops with status 2
+    write_file_atomic(out + "/summary.txt", text);
+    write_file_atomic(out + "/summary.svg", svg);
+    if (!name.empty()) write_file_atomic(out + "/" + name, platform_csv);
     std::fputs(text.c_str(), stdout);
     for (const std::string& n : notes) std::printf("%s\n", n.c_str());
     return 0;

@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "judge.hpp"  // say, reading and writing files, csv_field, escaped
+#include "../../common/plot.hpp"  // svg_escape
+#include "judge.hpp"  // reading files, csv_field
 #include "similarity_match.hpp"  // the fingerprints and the pairs
 
 // ---------------------------------------------------------------------------
@@ -19,7 +20,7 @@
 
 static std::string read_manifest(const char* manifest, std::vector<Document>& docs) {
     std::string text;
-    if (!judge::read_text(manifest, text)) return judge::say("cannot read the manifest %s", manifest);
+    if (!judge::read_text(manifest, text)) return formatted("cannot read the manifest %s", manifest);
     std::istringstream lines(text);
     std::string line;
     std::set<std::pair<std::string, std::string>> students;
@@ -27,7 +28,7 @@ static std::string read_manifest(const char* manifest, std::vector<Document>& do
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (line.empty() || line[0] == '#') continue;
         const std::vector<std::string> f = judge::fields(line);
-        const std::string where = judge::say("%s line %d: ", manifest, number);
+        const std::string where = formatted("%s line %d: ", manifest, number);
         if (f.size() != 4 || f[0].empty() || f[2].empty() || f[3].empty())
             return where + "want exercise<TAB>role<TAB>name<TAB>path, each one not empty";
         Document d{f[0], f[1], f[2], f[3], "", {}, {}, {}, {}, 0};
@@ -38,7 +39,7 @@ static std::string read_manifest(const char* manifest, std::vector<Document>& do
         if (!judge::read_text(d.path, d.text)) return where + "cannot read " + d.path;
         docs.push_back(d);
     }
-    if (students.empty()) return judge::say("%s names no student", manifest);
+    if (students.empty()) return formatted("%s names no student", manifest);
     return "";
 }
 
@@ -51,14 +52,13 @@ static std::string csv(const std::vector<Pair>& pairs) {
     std::string out = std::string("exercise,student_a,student_b,similarity,shared_lines") + judge::CSV_END;
     for (const Pair& p : pairs)
         out += csv_field(p.a->exercise) + "," + csv_field(p.a->name) + "," + csv_field(p.b_name) + "," +
-               judge::say("%.3f,%d%s", p.similarity, p.shared_lines, judge::CSV_END);
+               formatted("%.3f,%d%s", p.similarity, p.shared_lines, judge::CSV_END);
     return out;
 }
 
 // ---------------------------------------------------------------------------
 // The page
 
-using judge::escaped;
 
 constexpr int COLOURS = 8;  // regions cycle through the page's colours c0 .. c7
 
@@ -99,7 +99,7 @@ static std::string side(const Document& d, const std::string& title, const std::
         if (region_of[size_t(l)] >= 0) first_line[size_t(region_of[size_t(l)])] = l;
     const char* here = is_a ? "a" : "b";
     const char* there = is_a ? "b" : "a";
-    std::string out = "<div class=\"side\"><h4>" + escaped(title) + "</h4><pre>";
+    std::string out = "<div class=\"side\"><h4>" + svg_escape(title) + "</h4><pre>";
     std::istringstream text(d.text);
     std::string line;
     for (int l = 1; std::getline(text, line); l++) {
@@ -107,10 +107,10 @@ static std::string side(const Document& d, const std::string& title, const std::
         int r = region_of[size_t(l)];
         std::string label = "<span class=\"r\"></span>";
         if (r >= 0 && first_line[size_t(r)] == l)
-            label = judge::say("<a class=\"r\" id=\"%s-%s%d\" href=\"#%s-%s%d\">[%d]</a>", id.c_str(), here, r,
+            label = formatted("<a class=\"r\" id=\"%s-%s%d\" href=\"#%s-%s%d\">[%d]</a>", id.c_str(), here, r,
                                id.c_str(), there, r, r + 1);
-        out += r >= 0 ? judge::say("<span class=\"l c%d\">", r % COLOURS) : std::string("<span class=\"l\">");
-        out += label + judge::say("<span class=\"n\">%d</span>", l) + escaped(line) + "</span>";
+        out += r >= 0 ? formatted("<span class=\"l c%d\">", r % COLOURS) : std::string("<span class=\"l\">");
+        out += label + formatted("<span class=\"n\">%d</span>", l) + svg_escape(line) + "</span>";
     }
     return out + "</pre></div>";
 }
@@ -138,24 +138,24 @@ static double flag_line(const std::vector<const Pair*>& pairs) {
 static std::string table(const std::vector<const Pair*>& mine, const std::string& id_prefix, const char* b_title,
                          std::string& details) {
     const double line = flag_line(mine);
-    std::string out = judge::say("<p>Flagged: above %.3f, the median of these %zu pairs plus %.0f times their "
+    std::string out = formatted("<p>Flagged: above %.3f, the median of these %zu pairs plus %.0f times their "
                                  "spread.</p>\n<table class=\"rank\"><tr><th>#</th><th>student a</th><th>%s</th>"
                                  "<th>similarity</th><th>shared lines of a</th><th></th></tr>\n",
                                  line, mine.size(), SPREADS, b_title);
     for (size_t k = 0; k < mine.size(); k++) {
         const Pair& p = *mine[k];
-        const std::string id = id_prefix + judge::say("%zu", k + 1);
+        const std::string id = id_prefix + formatted("%zu", k + 1);
         const bool flagged = p.similarity > line;
-        out += judge::say("<tr%s><td class=\"num\">%zu</td><td>", flagged ? " class=\"flag\"" : "", k + 1) +
-               escaped(p.a->name) + "</td><td>" + escaped(p.b_name) +
-               judge::say("</td><td class=\"num\">%.3f</td><td class=\"num\">%d</td><td>", p.similarity,
+        out += formatted("<tr%s><td class=\"num\">%zu</td><td>", flagged ? " class=\"flag\"" : "", k + 1) +
+               svg_escape(p.a->name) + "</td><td>" + svg_escape(p.b_name) +
+               formatted("</td><td class=\"num\">%.3f</td><td class=\"num\">%d</td><td>", p.similarity,
                           p.shared_lines) +
                (flagged ? "<a href=\"#" + id + "\">side by side</a>" : std::string("&nbsp;")) + "</td></tr>\n";
         if (!flagged) continue;
         const std::vector<Region> regions = regions_of(*p.a, *p.b);
-        details += "<div class=\"pair\" id=\"" + id + "\"><h3>" + escaped(p.a->exercise) + ": " + escaped(p.a->name) +
-                   " and " + escaped(p.b_name) +
-                   judge::say(": %.3f, %d shared lines, %zu regions</h3>", p.similarity, p.shared_lines,
+        details += "<div class=\"pair\" id=\"" + id + "\"><h3>" + svg_escape(p.a->exercise) + ": " +
+                   svg_escape(p.a->name) + " and " + svg_escape(p.b_name) +
+                   formatted(": %.3f, %d shared lines, %zu regions</h3>", p.similarity, p.shared_lines,
                               regions.size()) +
                    "<div class=\"sides\">" + side(*p.a, p.a->name, regions, true, id) +
                    side(*p.b, p.b_name, regions, false, id) + "</div></div>\n";
@@ -168,7 +168,7 @@ static std::string page(const std::vector<Pair>& pairs, const std::vector<Docume
     std::string out =
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Similarity</title><style>" +
         std::string(STYLE) + "</style></head><body>\n<h1>Shared code between submissions</h1>\n";
-    out += judge::say(
+    out += formatted(
         "<p class=\"note\"><b>A high score is a reason to look, not a verdict.</b> Correct answers to a short "
         "exercise look alike, and code handed out to everyone does not count. The score is the share of the "
         "smaller file's fingerprints (MOSS's winnowing: %d normalised tokens, window %d, and each statement) that "
@@ -182,14 +182,14 @@ static std::string page(const std::vector<Pair>& pairs, const std::vector<Docume
         std::vector<const Pair*> students, reference;
         for (const Pair& p : pairs)
             if (p.a->exercise == exercises[e]) (p.b->role == "reference" ? reference : students).push_back(&p);
-        out += "<h2>Exercise " + escaped(exercises[e]) + "</h2>\n";
+        out += "<h2>Exercise " + svg_escape(exercises[e]) + "</h2>\n";
         std::string details;
-        const std::string id = judge::say("e%zu-", e + 1);
+        const std::string id = formatted("e%zu-", e + 1);
         if (students.empty()) out += "<p>No pairs of students: fewer than two.</p>\n";
         else out += table(students, id + "p", "student b", details);
         for (const Document& d : docs)  // a reference of next to no code of its own (20.3's calls the handout's)
             if (d.exercise == exercises[e] && d.role == "reference" && d.kept.size() < FEWEST / 8)
-                out += judge::say("<p class=\"note\">The reference solution is almost all the handout's own code "
+                out += formatted("<p class=\"note\">The reference solution is almost all the handout's own code "
                                   "(%zu of its fingerprints are not the handout's): a copy of it cannot be told from "
                                   "any other right answer, and its scores below say little.</p>\n", d.kept.size());
         if (!reference.empty()) out += "<h3>Each student against the reference solution</h3>\n" +
@@ -208,6 +208,7 @@ static const char* USAGE =
     "student. OUT_CSV: every pair's similarity, highest first; OUT_HTML: the best pairs side by side.\n";
 
 int main(int argc, char** argv) {
+    name_program(argv[0]);  // cli.hpp's errors name it
     if (argc == 2 && std::string(argv[1]) == "--help") return std::fputs(USAGE, stdout), 0;
     if (argc != 4) return std::fputs(USAGE, stderr), 2;
     if (std::string(argv[2]) == argv[3])
@@ -219,8 +220,7 @@ int main(int argc, char** argv) {
     std::vector<Pair> pairs = all_pairs(docs);
     std::set<std::string> names;
     for (const Document& d : docs) names.insert(d.exercise);
-    if (!judge::write_whole(argv[2], csv(pairs)) ||
-        !judge::write_whole(argv[3], page(pairs, docs, std::vector<std::string>(names.begin(), names.end()))))
-        return std::fprintf(stderr, "similarity: cannot write %s or %s\n", argv[2], argv[3]), 2;
+    write_file_atomic(argv[2], csv(pairs));  // each whole, or similarity stops with status 2
+    write_file_atomic(argv[3], page(pairs, docs, std::vector<std::string>(names.begin(), names.end())));
     return 0;
 }

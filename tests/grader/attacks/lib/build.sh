@@ -38,16 +38,31 @@ header_of() { sed -n "s|^[/#]* *$2: *||p" "$1" | head -n 1; }
 apply_bodies() {
   local name
   for name in $(sed -n -E 's#^//@ (body|drop) ##p' "$1"); do
-    awk -v n="$name" '/^[A-Za-z_]/ && !/;[ \t]*$/ && match($0, "(^|[^A-Za-z0-9_])" n "\\(") { found = 1 } END { exit !found }' "$2" ||
-      { echo "pending: the starter does not define $name"; return 3; }
+    if ! awk -v n="$name" '/^[A-Za-z_]/ && !/;[ \t]*$/ && match($0, "(^|[^A-Za-z0-9_])" n "\\(") { found = 1 }
+                          END { exit !found }' "$2"; then
+      echo "pending: the starter does not define $name"
+      return 3
+    fi
   done
   awk -v swap="$(header_of "$1" Replace-include)" '
     FNR == 1 { file++ }
-    file == 1 && /^\/\/@ / { what[$3] = $2; if ($2 != "helpers") order[++names] = $3; section = $2 == "helpers" ? "@helpers" : $3; next }
+    file == 1 && /^\/\/@ / {
+      what[$3] = $2
+      if ($2 != "helpers") order[++names] = $3
+      section = $2 == "helpers" ? "@helpers" : $3
+      next
+    }
     file == 1 { if (section != "") text[section] = text[section] $0 "\n"; next }
     skipping { if ($0 ~ /^}/) skipping = 0; next }
-    signature { if (!dropping) print; if ($0 ~ /\{[ \t]*$/) { signature = 0; if (!dropping) printf "%s", text[current]; skipping = 1 } ; next }
-    swap != "" && /^#include "/ { split(swap, s, " "); if (index($0, "\"" s[1] "\"")) { print "#include \"" s[2] "\""; next } }
+    signature {
+      if (!dropping) print
+      if ($0 ~ /\{[ \t]*$/) { signature = 0; if (!dropping) printf "%s", text[current]; skipping = 1 }
+      next
+    }
+    swap != "" && /^#include "/ {
+      split(swap, s, " ")
+      if (index($0, "\"" s[1] "\"")) { print "#include \"" s[2] "\""; next }
+    }
     /^[A-Za-z_]/ && !/;[ \t]*$/ {
       for (k = 1; k <= names; k++) {
         nm = order[k]
