@@ -89,11 +89,11 @@ check_solution() {
   out=$(STARTER=$dir.starter SOLVED=$solved submission "$file" "$id" "$dir") || { failed "$file: $out"; return; }
   grade_seeds "$id" "$out" "$log"
   grep -q "did not compile\|The compiler's warnings" "$log" && bad="$bad it does not compile without warnings;"
-  for name in $(sed -n 's/^# Loses: *//p' "$file"); do
+  for name in $(header_of "$file" Loses); do  # "# Loses:" in a .sed, "// Loses:" in a .cpp
     score=$(test_score "$log" "$name")
     [ -n "$score" ] && [ "${score%/*}" -eq 0 ] || bad="$bad $name should score 0, got '$score';"
   done
-  for name in $(sed -n 's/^# Keeps: *//p' "$file"); do
+  for name in $(header_of "$file" Keeps); do
     full "$(test_score "$log" "$name")" || bad="$bad $name should keep its points, got '$(test_score "$log" "$name")';"
   done
   if [ "$kind" = wrong ]; then
