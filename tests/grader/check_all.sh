@@ -25,8 +25,8 @@ for tests_file in tests/grader/*.*.cpp; do
 done
 jobs=()
 for id in ${ids:-$(exercise_ids)}; do
-  if [ -f "tests/grader/$id.cpp" ]; then jobs+=("check_reference $id")
-  else failed "exercise $id has no tests file tests/grader/$id.cpp"; fi
+  if [ ! -f "tests/grader/$id.cpp" ]; then failed "exercise $id has no tests file tests/grader/$id.cpp"
+  elif check_declaration "$id"; then jobs+=("check_reference $id"); fi
 done
 in_parallel ${jobs[@]+"${jobs[@]}"}
 jobs=()

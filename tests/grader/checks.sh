@@ -68,6 +68,25 @@ solved_copy() {
   [ -f "$solved" ] || solved_exercise "$1" "$file" > "$solved"
 }
 
+# check_declaration ID: the README's "Add an exercise" rules that a grading would break without naming them (a
+# header's region without its fence is cut from every box, and the reference fails through a link error).
+check_declaration() {
+  local file bad= fence="\"// BEGIN SOLUTION exercise $1: ...\""
+  file=$(exercise_file "$1")
+  grep -q '^// Book section: ' "$file" || bad="$bad $file has no line '// Book section: <section> (exercise $1)';"
+  grep -q '^int main(' "$file" || bad="$bad $file has no line starting 'int main(' (the golden printer renames it);"
+  bad="$bad$(awk -v fence="${fence/$1/<id>}" '/^[ \t]*\/\/ BEGIN SOLUTION/ && !/BEGIN SOLUTION exercise [^ :]+:/ {
+    printf " %s:%d: a header'"'"'s solution region needs the fence %s;", FILENAME, FNR, fence }
+  ' /dev/null $(needed_headers "$file"))"
+  # A region of STUB lines only takes its code from the header's fence (lib.sh's solved_exercise).
+  awk '/^[ \t]*\/\/ BEGIN SOLUTION/ { inside = 1; code = 0; next }
+    /^[ \t]*\/\/ END SOLUTION/ { stubs += inside && !code; inside = 0 } inside && !/^[ \t]*\/\/ STUB:/ { code = 1 }
+    END { exit stubs > 0 }' "$file" ||
+    grep -qF "// BEGIN SOLUTION exercise $1:" /dev/null $(needed_headers "$file") ||
+    bad="$bad $file's answer is a header's (a region of STUB lines only), but no header it includes has a fence $fence;"
+  [ -z "$bad" ] || { failed "$1:$bad"; return 1; }
+}
+
 check_reference() {  # check_reference ID: the solved exercise scores full marks, at every seed
   local id=$1 solved log=$work/reference.$1
   solved_copy "$id"
@@ -91,11 +110,11 @@ check_solution() {
   out=$(STARTER=$dir.starter SOLVED=$solved submission "$file" "$id" "$dir") || { failed "$file: $out"; return; }
   grade_seeds "$id" "$out" "$log"
   grep -q "did not compile\|The compiler's warnings" "$log" && bad="$bad it does not compile without warnings;"
-  for name in $(sed -n 's/^# Loses: *//p' "$file"); do
+  for name in $(header_of "$file" Loses); do  # "# Loses:" in a .sed, "// Loses:" in a .cpp
     score=$(test_score "$log" "$name")
     [ -n "$score" ] && [ "${score%/*}" -eq 0 ] || bad="$bad $name should score 0, got '$score';"
   done
-  for name in $(sed -n 's/^# Keeps: *//p' "$file"); do
+  for name in $(header_of "$file" Keeps); do
     full "$(test_score "$log" "$name")" || bad="$bad $name should keep its points, got '$(test_score "$log" "$name")';"
   done
   if [ "$kind" = wrong ]; then

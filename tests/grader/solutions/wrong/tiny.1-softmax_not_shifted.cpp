@@ -1,4 +1,6 @@
 // Wrong: exp of the raw scaled scores, without the row's largest subtracted: inf/nan for large lookups.
+// Loses: hidden_found hidden_weights
+// Keeps: no_peeking the_model printed_output
 //@ body attend_forward
     const float scale = 1.0f / std::sqrt(float(SIZE));
     for (int t = 0; t < T; t++)
