@@ -57,6 +57,8 @@ static const char* USAGE =
 int main(int argc, char** argv) {
     Options(argc, argv, USAGE).done();
     std::vector<float> query = {1.0f, 0.0f};
+    // One line per row of the matrix: the formatter would run the numbers together.
+    // clang-format off
     Matrix keys(ENTRIES, D, {
          1.0f, 0.0f,  // k1
         -1.0f, 0.0f,  // k2
@@ -65,6 +67,7 @@ int main(int argc, char** argv) {
         2.0f, 0.0f,  // v1
         0.0f, 4.0f,  // v2
     });
+    // clang-format on
 
     // print(scores), print(weights), print(z), as the listing does.
     Lookup book = soft_lookup(query, keys, values);

@@ -34,6 +34,8 @@ static Attention attention(const Matrix& X, const Matrix& WQ, const Matrix& WK, 
 
 int main(int argc, char** argv) {
     takes_no_options(argc, argv);
+    // One line per row of the matrix: the formatter would run the numbers together.
+    // clang-format off
     Matrix X(SL, DM, {
          1.0f,  0.0f,  0.5f, -0.2f,  // the
          0.3f,  0.8f, -0.1f,  0.6f,  // cat
@@ -59,6 +61,7 @@ int main(int argc, char** argv) {
         +0.00f, +1.00f, +0.00f, +0.00f,
         +0.00f, +0.00f, +1.00f, +0.00f,
     });
+    // clang-format on
 
     Attention result = attention(X, WQ, WK, WV);
 

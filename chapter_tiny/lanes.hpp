@@ -82,11 +82,12 @@ inline void transpose_lanes(Lanes* r) {
         a[i] = __builtin_shufflevector(r[i], r[i + 1], 0, 8, 1, 9, 4, 12, 5, 13);
         a[i + 1] = __builtin_shufflevector(r[i], r[i + 1], 2, 10, 3, 11, 6, 14, 7, 15);
     }
-    UNROLLED for (int i = 0; i < 8; i += 4)
+    UNROLLED for (int i = 0; i < 8; i += 4) {
         UNROLLED for (int j = 0; j < 2; j++) {
             b[i + 2 * j] = __builtin_shufflevector(a[i + j], a[i + j + 2], 0, 1, 8, 9, 4, 5, 12, 13);
             b[i + 2 * j + 1] = __builtin_shufflevector(a[i + j], a[i + j + 2], 2, 3, 10, 11, 6, 7, 14, 15);
         }
+    }
     UNROLLED for (int i = 0; i < 4; i++) {
         r[i] = __builtin_shufflevector(b[i], b[i + 4], 0, 1, 2, 3, 8, 9, 10, 11);
         r[i + 4] = __builtin_shufflevector(b[i], b[i + 4], 4, 5, 6, 7, 12, 13, 14, 15);

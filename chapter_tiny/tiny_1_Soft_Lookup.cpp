@@ -21,6 +21,8 @@ constexpr int D = 2;      // numbers per arrow, so they fit on a flat chart
 
 // Made up, as the chapter's are: chosen so each word points its own way.
 const char* const word[WORDS] = {"bag", "fit", "car", "too"};
+// One line per row of the matrix: the formatter would run the numbers together.
+// clang-format off
 const Matrix keys(WORDS, D, {
      2.0f,  0.5f,  // bag
     -1.5f,  1.5f,  // fit
@@ -33,6 +35,7 @@ const Matrix values(WORDS, D, {
      2.0f, -1.0f,  // car
     -1.0f, -2.0f,  // too
 });
+// clang-format on
 const WordArrows arrows{word, keys, values};
 
 struct Lookup {

@@ -64,7 +64,7 @@ static const char* USAGE =
     "usage: tiny_generate [options]\n"
     "Writes text with the tiny Shakespeare model, one letter at a time, each drawn\n"
     "from the model's probabilities for the next letter given the last 64.\n"
-    "\n" WRITING_OPTIONS_USAGE
+    "\n" WRITING_OPTIONS_USAGE  // --prompt, --length, --temperature, --seed
     "  --score TEXT        instead of writing, print the mean cross-entropy of each next\n"
     "                      letter of TEXT given the ones before it, in nats per character\n"
     "  --each              with --score, also print every letter's probability\n";

@@ -31,9 +31,10 @@ template <int ROWS, int VECTORS, bool FRESH>
 inline void multiply_tile(float* __restrict out, int N, const float* __restrict A, size_t a_row, size_t a_col,
                           const float* __restrict B, int C) {
     Lanes sum[ROWS][VECTORS];
-    UNROLLED for (int r = 0; r < ROWS; r++)
+    UNROLLED for (int r = 0; r < ROWS; r++) {
         UNROLLED for (int v = 0; v < VECTORS; v++)
             sum[r][v] = FRESH ? same_lanes(0.0f) : load_lanes(out + size_t(r) * N + v * LANES);
+    }
     for (int c = 0; c < C; c++) {
         Lanes b[VECTORS];
         UNROLLED for (int v = 0; v < VECTORS; v++) b[v] = load_lanes(B + size_t(c) * N + v * LANES);
@@ -42,8 +43,9 @@ inline void multiply_tile(float* __restrict out, int N, const float* __restrict 
             UNROLLED for (int v = 0; v < VECTORS; v++) sum[r][v] += a * b[v];
         }
     }
-    UNROLLED for (int r = 0; r < ROWS; r++)
+    UNROLLED for (int r = 0; r < ROWS; r++) {
         UNROLLED for (int v = 0; v < VECTORS; v++) store_lanes(out + size_t(r) * N + v * LANES, sum[r][v]);
+    }
 }
 
 // ROWS rows of out, in tiles of 16 columns, then 8, then one at a time.

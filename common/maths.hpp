@@ -120,10 +120,13 @@ inline double cos_turns(double t) {
     const double quarter = double(int64_t(t * 4.0 + (t < 0 ? -0.5 : 0.5)));  // nearest quarter
     const double x = TWO_PI * (t - quarter * 0.25), x2 = x * x;
     double c = 1.0 / 6402373705728000.0, s = 1.0 / 355687428096000.0;  // 1/18!, 1/17!
+    // Two lines a table, as written: the formatter would put one number on each line.
+    // clang-format off
     const double cos_denominators[] = {20922789888000.0, 87178291200.0, 479001600.0, 3628800.0, 40320.0,
                                        720.0, 24.0, 2.0, 1.0};  // 16!, 14!, ..., 2!, 0!
     const double sin_denominators[] = {1307674368000.0, 6227020800.0, 39916800.0, 362880.0, 5040.0,
                                        120.0, 6.0, 1.0};  // 15!, 13!, ..., 3!, 1!
+    // clang-format on
     for (int i = 0; i < 9; i++) c = c * -x2 + 1.0 / cos_denominators[i];
     for (int i = 0; i < 8; i++) s = s * -x2 + 1.0 / sin_denominators[i];
     s *= x;

@@ -64,6 +64,8 @@ struct BookRow {
     int training_loss, validation_loss;
     int validation_correct;  // of 3
 };
+// One line per row of the book's table: the formatter would run the rows together.
+// clang-format off
 const BookRow BOOK_TABLE[5] = {
     {0, 99, 103, 58, ".", 2837, 2836, 0},
     {10, 79, 160, 279, "blue", 1215, 1214, 1},
@@ -71,6 +73,7 @@ const BookRow BOOK_TABLE[5] = {
     {50, 1000, 0, 1000, "red", 0, 0, 3},
     {200, 1000, 0, 1000, "red", 0, 0, 3},
 };
+// clang-format on
 
 // 15.3's table, in tenths, and 15.2.3's range of W_K, in hundredths.
 // The colour scores are in the order red, blue, black.

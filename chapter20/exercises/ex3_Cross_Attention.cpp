@@ -55,12 +55,15 @@ int main() {
     Matrix encoder = append_row(sentence_109(), {0.1f, -0.4f, 0.3f, 0.2f});  // (5 x DM)
     std::vector<std::string> encoder_words = words_109();
     encoder_words.push_back("today");
+    // One line per row of the matrix: the formatter would run the numbers together.
+    // clang-format off
     // The decoder has produced three positions of a translation so far, (DEC x DM).
     Matrix decoder(DEC, DM, {
          0.9f,  0.1f,  0.4f, -0.1f,  // le
          0.2f,  0.7f,  0.0f,  0.5f,  // chat
         -0.1f,  0.2f,  0.8f,  0.4f,  // assis
     });
+    // clang-format on
     const std::vector<std::string> decoder_words = {"le", "chat", "assis"};
 
     // Queries from the decoder; keys and values from the encoder; listing 109's projections.
