@@ -17,8 +17,7 @@ static void print_attention(const Matrix& X, const Matrix& Y) {
         float scores[N];
         for (int j = 0; j < N; j++) scores[j] = dot(X.row(i), Y.row(j), D);
         softmax(scores, N);
-        std::printf("  Word %c attends to: A=%.3f  B=%.3f  C=%.3f\n", 'A' + i, scores[0], scores[1],
-                    scores[2]);
+        std::printf("  Word %c attends to: A=%.3f  B=%.3f  C=%.3f\n", 'A' + i, scores[0], scores[1], scores[2]);
     }
 }
 

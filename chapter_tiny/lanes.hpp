@@ -39,13 +39,13 @@ struct Lanes {
     float operator[](int i) const { return v[i]; }
 };
 inline Lanes same_lanes(float x) { return Lanes{{x, x, x, x, x, x, x, x}}; }
-#define LANES_OP(op)                                                            \
-    inline Lanes operator op(Lanes a, Lanes b) {                                \
-        for (int i = 0; i < LANES; i++) a.v[i] = a.v[i] op b.v[i];              \
-        return a;                                                               \
-    }                                                                           \
-    inline Lanes operator op(Lanes a, float b) { return a op same_lanes(b); }   \
-    inline Lanes operator op(float a, Lanes b) { return same_lanes(a) op b; }   \
+#define LANES_OP(op)                                                          \
+    inline Lanes operator op(Lanes a, Lanes b) {                              \
+        for (int i = 0; i < LANES; i++) a.v[i] = a.v[i] op b.v[i];            \
+        return a;                                                             \
+    }                                                                         \
+    inline Lanes operator op(Lanes a, float b) { return a op same_lanes(b); } \
+    inline Lanes operator op(float a, Lanes b) { return same_lanes(a) op b; } \
     inline Lanes& operator op##=(Lanes& a, Lanes b) { return a = a op b; }
 LANES_OP(+)
 LANES_OP(-)
@@ -140,20 +140,20 @@ inline void side_by_side(DoublesBunch<M>& c) {
     (void)c;
 #endif
 }
-#define BUNCH_OP(op)                                                                                \
-    template <int M>                                                                                \
-    inline DoublesBunch<M> operator op(const DoublesBunch<M>& a, const DoublesBunch<M>& b) {        \
-        DoublesBunch<M> c;                                                                          \
-        UNROLLED for (int i = 0; i < M; i++) c.d[i] = a.d[i] op b.d[i];                             \
-        side_by_side(c);                                                                            \
-        return c;                                                                                   \
-    }                                                                                               \
-    template <int M>                                                                                \
-    inline DoublesBunch<M> operator op(const DoublesBunch<M>& a, double b) {                        \
-        DoublesBunch<M> c;                                                                          \
-        UNROLLED for (int i = 0; i < M; i++) c.d[i] = a.d[i] op b;                                  \
-        side_by_side(c);                                                                            \
-        return c;                                                                                   \
+#define BUNCH_OP(op)                                                                         \
+    template <int M>                                                                         \
+    inline DoublesBunch<M> operator op(const DoublesBunch<M>& a, const DoublesBunch<M>& b) { \
+        DoublesBunch<M> c;                                                                   \
+        UNROLLED for (int i = 0; i < M; i++) c.d[i] = a.d[i] op b.d[i];                      \
+        side_by_side(c);                                                                     \
+        return c;                                                                            \
+    }                                                                                        \
+    template <int M>                                                                         \
+    inline DoublesBunch<M> operator op(const DoublesBunch<M>& a, double b) {                 \
+        DoublesBunch<M> c;                                                                   \
+        UNROLLED for (int i = 0; i < M; i++) c.d[i] = a.d[i] op b;                           \
+        side_by_side(c);                                                                     \
+        return c;                                                                            \
     }
 BUNCH_OP(+)
 BUNCH_OP(-)
@@ -170,7 +170,8 @@ inline Doubles as_doubles(const Lanes& x) {
 #if defined(__AVX__) && !defined(__clang__)
     return __builtin_ia32_cvtps2pd256(__builtin_ia32_vextractf128_ps256(x, HALF));
 #else
-    return __builtin_convertvector(__builtin_shufflevector(x, x, 4 * HALF, 4 * HALF + 1, 4 * HALF + 2, 4 * HALF + 3), Doubles);
+    return __builtin_convertvector(__builtin_shufflevector(x, x, 4 * HALF, 4 * HALF + 1, 4 * HALF + 2, 4 * HALF + 3),
+                                   Doubles);
 #endif
 }
 
@@ -193,7 +194,8 @@ template <int N>
     UNROLLED for (int i = 0; i < N; i++) {
         Floats half[2];
         UNROLLED for (int j = 0; j < 2; j++) {
-            const Longs bits = ((Longs)shifted.d[2 * i + j] - rounder + 1023) << 52;  // two_to(k): k + 1023 in the exponent bits
+            const Longs bits = ((Longs)shifted.d[2 * i + j] - rounder + 1023)
+                               << 52;  // two_to(k): k + 1023 in the exponent bits
             half[j] = __builtin_convertvector(p.d[2 * i + j] * (Doubles)bits, Floats);
         }
         Lanes e = __builtin_shufflevector(half[0], half[1], 0, 1, 2, 3, 4, 5, 6, 7);

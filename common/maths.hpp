@@ -65,10 +65,10 @@ inline D exp_series(const D& r) {
 // e^x = 2^k e^r, and e^r is exp_series (the next term is below 2^-57 of the result).
 inline double exp_d(double x) {
     using namespace maths_detail;
-    if (x != x) return x;                                                  // NaN stays NaN
+    if (x != x) return x;                                                      // NaN stays NaN
     if (x > 709.782712893384) return std::numeric_limits<double>::infinity();  // past the largest double
-    if (x < -745.2) return 0.0;                                            // below half the smallest
-    const double k = (x * LOG2_E + ROUNDER) - ROUNDER;                    // the nearest whole number
+    if (x < -745.2) return 0.0;                                                // below half the smallest
+    const double k = (x * LOG2_E + ROUNDER) - ROUNDER;                         // the nearest whole number
     const double r = (x - k * LN2_HI) - k * LN2_LO;
     const double p = exp_series(r);
     // 2^k in two steps when e^x is a subnormal, so the one rounding is the last multiply.
@@ -116,7 +116,7 @@ inline float log_f(float x) { return float(log_d(x)); }
 // on [-pi/4, pi/4], to x^17 and x^18.
 inline double cos_turns(double t) {
     const double TWO_PI = 6.283185307179586;
-    t -= double(int64_t(t));                          // the fraction of a turn, exactly
+    t -= double(int64_t(t));                                                 // the fraction of a turn, exactly
     const double quarter = double(int64_t(t * 4.0 + (t < 0 ? -0.5 : 0.5)));  // nearest quarter
     const double x = TWO_PI * (t - quarter * 0.25), x2 = x * x;
     double c = 1.0 / 6402373705728000.0, s = 1.0 / 355687428096000.0;  // 1/18!, 1/17!

@@ -35,15 +35,15 @@ static Matrix append_row(Matrix A, std::initializer_list<float> row) {
     return A;
 }
 
-static Attention cross_attention(const Matrix& decoder, const Matrix& encoder, const Matrix& W_Q,
-                                 const Matrix& W_K, const Matrix& W_V) {
+static Attention cross_attention(const Matrix& decoder, const Matrix& encoder, const Matrix& W_Q, const Matrix& W_K,
+                                 const Matrix& W_V) {
     // BEGIN SOLUTION
     Attention a;
-    a.Q = matmul(decoder, transpose(W_Q));                   // (n_dec x d_k): the decoder asks
-    a.K = matmul(encoder, transpose(W_K));                   // (n_enc x d_k): the encoder offers
-    a.V = matmul(encoder, transpose(W_V));                   // (n_enc x d_v): and supplies
+    a.Q = matmul(decoder, transpose(W_Q));                  // (n_dec x d_k): the decoder asks
+    a.K = matmul(encoder, transpose(W_K));                  // (n_enc x d_k): the encoder offers
+    a.V = matmul(encoder, transpose(W_V));                  // (n_enc x d_v): and supplies
     a.weights = softmax_rows(matmul(a.Q, transpose(a.K)));  // (n_dec x n_enc)
-    a.out = matmul(a.weights, a.V);                          // (n_dec x d_v)
+    a.out = matmul(a.weights, a.V);                         // (n_dec x d_v)
     return a;
     // STUB: (void)decoder, (void)encoder, (void)W_Q, (void)W_K, (void)W_V;
     // STUB: return Attention{};
@@ -69,8 +69,7 @@ int main() {
     // Queries from the decoder; keys and values from the encoder; listing 109's projections.
     Attention cross = cross_attention(decoder, encoder, WQ_109(), WK_109(), WV_109());
 
-    std::printf("Cross-attention: %d decoder positions attend over %d encoder positions\n", decoder.rows,
-                encoder.rows);
+    std::printf("Cross-attention: %d decoder positions attend over %d encoder positions\n", decoder.rows, encoder.rows);
     std::printf("Queries from the decoder, keys and values from the encoder\n\n");
     std::printf("Attention weights [%d x %d], rows decoder query, cols encoder key\n\n", cross.weights.rows,
                 cross.weights.cols);

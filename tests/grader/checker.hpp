@@ -64,7 +64,8 @@ struct Process {
         pid = ::fork();
         if (pid == 0) {
             ::setpgid(0, 0);
-            int into[5] = {::open("/dev/null", O_RDONLY), p_out[1], p_err[1], serve ? p_req[0] : -1, serve ? p_ans[1] : -1};
+            int into[5] = {::open("/dev/null", O_RDONLY), p_out[1], p_err[1], serve ? p_req[0] : -1,
+                           serve ? p_ans[1] : -1};
             for (int& fd : into)  // out of the way of 0 to 4 first, then into place
                 if (fd >= 0) fd = ::fcntl(fd, F_DUPFD, 10);
             for (int k = 0; k < 5; k++)
@@ -94,7 +95,8 @@ struct Process {
         if (pid > 0 && !exited) {
             ::kill(-pid, SIGKILL);
             ::kill(pid, SIGKILL);
-            while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+            while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+            }
             exited = true;
         }
         for (int* fd : {&requests, &answers, &out, &err}) close_fd(*fd);
@@ -109,17 +111,19 @@ struct Process {
         said = judge::shown(said, 300);
         std::string with = said.empty() ? "" : ": " + judge::theirs(said);
         switch (code) {
-        case 128 + SIGSEGV: return "crashed: segmentation fault (SIGSEGV; reading or writing outside a matrix or vector?)";
-        case 128 + SIGBUS: return "crashed: bus error (SIGBUS)";
-        case 128 + SIGABRT: return "aborted (SIGABRT" + with + ")";
-        case 128 + SIGFPE: return "crashed: arithmetic error (SIGFPE; a whole-number division by zero?)";
-        case 128 + SIGXCPU: return judge::say("used more than its %g seconds of CPU time, so it was stopped", limits.seconds);
-        case 128 + SIGXFSZ: return "wrote a file larger than the limit, so it was stopped";
-        case 128 + SIGKILL: return "was killed (SIGKILL: out of memory, or over a limit)";
-        case 3: return said.empty() ? "threw an exception" : judge::theirs(said);
-        default:
-            if (code > 128) return judge::say("killed by signal %d", code - 128);
-            return judge::say("exited with status %d%s", code, with.c_str());
+            case 128 + SIGSEGV:
+                return "crashed: segmentation fault (SIGSEGV; reading or writing outside a matrix or vector?)";
+            case 128 + SIGBUS: return "crashed: bus error (SIGBUS)";
+            case 128 + SIGABRT: return "aborted (SIGABRT" + with + ")";
+            case 128 + SIGFPE: return "crashed: arithmetic error (SIGFPE; a whole-number division by zero?)";
+            case 128 + SIGXCPU:
+                return judge::say("used more than its %g seconds of CPU time, so it was stopped", limits.seconds);
+            case 128 + SIGXFSZ: return "wrote a file larger than the limit, so it was stopped";
+            case 128 + SIGKILL: return "was killed (SIGKILL: out of memory, or over a limit)";
+            case 3: return said.empty() ? "threw an exception" : judge::theirs(said);
+            default:
+                if (code > 128) return judge::say("killed by signal %d", code - 128);
+                return judge::say("exited with status %d%s", code, with.c_str());
         }
     }
 
@@ -131,7 +135,8 @@ struct Process {
         char buffer[65536];
         for (;;) {
             if (out_bytes > limits.output)
-                return judge::say("printed more than %zu bytes, so it was stopped (printing in a loop?)", limits.output);
+                return judge::say("printed more than %zu bytes, so it was stopped (printing in a loop?)",
+                                  limits.output);
             if (err_bytes > limits.errors)
                 return judge::say("printed more than %zu bytes on stderr, so it was stopped", limits.errors);
             if (sent == send.size() && done()) return "";
@@ -147,8 +152,10 @@ struct Process {
             }
             const double left = limits.seconds - waited;
             if (left <= 0)
-                return judge::say("still running after %g seconds, so it was stopped (an endless loop, or waiting for "
-                                  "something?)", limits.seconds);
+                return judge::say(
+                    "still running after %g seconds, so it was stopped (an endless loop, or waiting for "
+                    "something?)",
+                    limits.seconds);
             auto start = std::chrono::steady_clock::now();
             int ready = ::poll(fds, nfds_t(n), int(left * 1000) + 1);
             waited += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -165,7 +172,9 @@ struct Process {
                 if (k > 0) take(size_t(k));
                 else if (k == 0 || (errno != EAGAIN && errno != EINTR)) close_fd(fd);
             };
-            drain(answers, at_ans, [&](size_t k) { if (answer) answer->append(buffer, k); });
+            drain(answers, at_ans, [&](size_t k) {
+                if (answer) answer->append(buffer, k);
+            });
             drain(out, at_out, [&](size_t k) {
                 out_bytes += k;
                 if (keep_out && out_text.size() <= limits.output) out_text.append(buffer, k);
@@ -226,9 +235,10 @@ struct Session {
         return s;
     }
     std::string signature_differs(const char* name, const std::string& theirs) const {
-        return judge::say("%s's signature differs from the statement's: yours is %s, the statement's is %s (by value "
-                          "and by const & count as one)", name, readable(theirs, name).c_str(),
-                          readable(expected_type, name).c_str());
+        return judge::say(
+            "%s's signature differs from the statement's: yours is %s, the statement's is %s (by value "
+            "and by const & count as one)",
+            name, readable(theirs, name).c_str(), readable(expected_type, name).c_str());
     }
 };
 inline Session* student = nullptr;  // while the student's functions are being called
@@ -468,9 +478,10 @@ inline Row run_isolated(const Case& c, uint64_t seed) {
 inline int run(int argc, char** argv, Lesson lesson, const std::vector<Case>& cases) {
     std::signal(SIGPIPE, SIG_IGN);
     limits.checker = argv[0];
-    const char* usage = "usage: checker --lesson [ARGS] | --fail ROWS MESSAGE |\n"
-                        "       --grade SECONDS OUTPUT_LIMIT ERROR_LIMIT [--after CMD] -- SANDBOX... DRIVER\n"
-                        "       (with GRADER_SEED and GRADER_ROWS in the environment)\n";
+    const char* usage =
+        "usage: checker --lesson [ARGS] | --fail ROWS MESSAGE |\n"
+        "       --grade SECONDS OUTPUT_LIMIT ERROR_LIMIT [--after CMD] -- SANDBOX... DRIVER\n"
+        "       (with GRADER_SEED and GRADER_ROWS in the environment)\n";
     std::string command = argc > 1 ? argv[1] : "";
     if (command == "--lesson") {
         argv[1] = argv[0];
@@ -500,7 +511,8 @@ inline int run(int argc, char** argv, Lesson lesson, const std::vector<Case>& ca
         if (!rows) return std::fprintf(stderr, "checker: cannot write %s\n", rows_path), 2;
         for (const Case& c : cases) {
             Row r = run_isolated(c, seed);
-            if (!after.empty() && std::system(after.c_str()) != 0) {}
+            if (!after.empty() && std::system(after.c_str()) != 0) {
+            }
             if (r.grader_bug) {
                 std::fprintf(stderr, "check-exercise: %s (seed %llu; a grader bug)\n", r.message.c_str(),
                              (unsigned long long)seed);

@@ -91,7 +91,8 @@ static std::string student_message(const std::vector<Row>& rows, size_t k) {
     bool after_hidden = false;
     for (size_t j = 0; j < k; j++) after_hidden = after_hidden || rows[j].hidden;
     if (r.score < r.points && r.hidden) return "failed on inputs that are not shown";
-    if (r.score < r.points && after_hidden) return "failed (its message is not shown, as it ran after tests on hidden inputs)";
+    if (r.score < r.points && after_hidden)
+        return "failed (its message is not shown, as it ran after tests on hidden inputs)";
     return judge::unmarked(r.message, true);
 }
 
@@ -131,7 +132,8 @@ static int report_and_json(const std::string& rows_text, const std::string& head
     int total = 0, max_total = 0;
     while (std::getline(lines, line)) {
         std::vector<std::string> f = judge::fields(line);
-        if (f.size() != 6) return std::printf("gradetool: a row is not name, score, points, hidden, message, hint\n"), 2;
+        if (f.size() != 6)
+            return std::printf("gradetool: a row is not name, score, points, hidden, message, hint\n"), 2;
         Row r{f[0], f[4], f[5], std::atoi(f[1].c_str()), std::atoi(f[2].c_str()), f[3] == "1"};
         if (r.score < 0 || r.score > r.points) r.score = 0;
         total += r.score;
@@ -150,14 +152,16 @@ static int report_and_json(const std::string& rows_text, const std::string& head
         const Row& r = rows[k];
         std::string m = student_message(rows, k);
         if (r.score < r.points && !r.hint.empty()) m += "\nHint: " + r.hint;
-        json += judge::say("    {\"name\": %s, \"score\": %d, \"max_score\": %d, \"status\": \"%s\", \"output\": %s, "
-                           "\"visibility\": \"visible\"},\n",
-                           json_string(r.name).c_str(), r.score, r.points, r.score >= r.points ? "passed" : "failed",
-                           json_string(m).c_str());
+        json += judge::say(
+            "    {\"name\": %s, \"score\": %d, \"max_score\": %d, \"status\": \"%s\", \"output\": %s, "
+            "\"visibility\": \"visible\"},\n",
+            json_string(r.name).c_str(), r.score, r.points, r.score >= r.points ? "passed" : "failed",
+            json_string(m).c_str());
     }
-    json += "    {\"name\": \"For the teacher: the whole report, with the seed and every message\", \"score\": 0, "
-            "\"max_score\": 0, \"status\": \"passed\", \"output\": " + json_string(full) +
-            ", \"visibility\": \"hidden\"}\n  ]\n}\n";
+    json +=
+        "    {\"name\": \"For the teacher: the whole report, with the seed and every message\", \"score\": 0, "
+        "\"max_score\": 0, \"status\": \"passed\", \"output\": " +
+        json_string(full) + ", \"visibility\": \"hidden\"}\n  ]\n}\n";
     if (!judge::write_whole(out_path, json)) return std::fprintf(stderr, "gradetool: cannot write %s\n", out_path), 2;
     return status;
 }
@@ -170,13 +174,16 @@ int main(int argc, char** argv) {
         return deps(argv[2], a, std::vector<std::string>(argv + 4, argv + argc));
     }
     if (command == "report" && (argc == 4 || argc == 5)) {
-        if (!read_text(argv[2], a) || !read_text(argv[3], b)) return std::fprintf(stderr, "gradetool: cannot read the rows\n"), 2;
+        if (!read_text(argv[2], a) || !read_text(argv[3], b))
+            return std::fprintf(stderr, "gradetool: cannot read the rows\n"), 2;
         return report_and_json(a, b, argc == 5 ? argv[4] : nullptr);
     }
     if (command == "sheet" && argc >= 5 && argc <= 7)
         return sheets::sheet(argv[2], argv[3], argv[4], argc > 5 ? argv[5] : "", argc > 6 ? argv[6] : nullptr);
     if (command == "roster" && argc == 3) return sheets::roster(argv[2]);
-    std::fputs("usage: gradetool deps BOX DEPFILE SYSDIR... | report ROWS HEADER [RESULTS] | "
-               "sheet LIST POINTS OUT [PLATFORM [ROSTER]] | roster FILE\n", stderr);
+    std::fputs(
+        "usage: gradetool deps BOX DEPFILE SYSDIR... | report ROWS HEADER [RESULTS] | "
+        "sheet LIST POINTS OUT [PLATFORM [ROSTER]] | roster FILE\n",
+        stderr);
     return 2;
 }

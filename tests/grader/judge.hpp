@@ -85,8 +85,12 @@ constexpr const char* CSV_END = "\r\n";
 inline std::string escaped(const std::string& s) {
     std::string out;
     for (char c : s)
-        out += c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '"' ? "&quot;" : c == '\'' ? "&#39;"
-                                                                                                    : std::string(1, c);
+        out += c == '&'    ? "&amp;"
+               : c == '<'  ? "&lt;"
+               : c == '>'  ? "&gt;"
+               : c == '"'  ? "&quot;"
+               : c == '\'' ? "&#39;"
+                           : std::string(1, c);
     return out;
 }
 
@@ -160,12 +164,12 @@ inline std::string compare(double tolerance, const std::vector<Block>& want, con
         }
         if (worst > tolerance) {
             std::string shape = w.rows == 1 && w.cols == 1 ? ""
-                                : w.rows == 1 ? say(" (1 x %d): entry %zu", w.cols, at)
+                                : w.rows == 1              ? say(" (1 x %d): entry %zu", w.cols, at)
                                               : say(" (%d x %d): entry (%zu, %zu)", w.rows, w.cols, at / size_t(w.cols),
                                                     at % size_t(w.cols));
             const char* digits = tolerance == 0 ? "%.17g" : "%.6g";  // exact: whole numbers, printed in full
-            return say("%s%s is %s, want %s", w.label.c_str(), shape.c_str(), theirs(say(digits, g->values[at])).c_str(),
-                       say(digits, w.values[at]).c_str()) +
+            return say("%s%s is %s, want %s", w.label.c_str(), shape.c_str(),
+                       theirs(say(digits, g->values[at])).c_str(), say(digits, w.values[at]).c_str()) +
                    (tolerance == 0 ? "" : say(" (rel_error %.1e, tolerance %.0e)", worst, tolerance));
         }
     }
@@ -237,7 +241,8 @@ inline std::vector<Token> tokens(const std::string& s) {
             size_t j = i;
             while (j < n && word_char(s[j])) j++;
             t.text = s.substr(i, j - i);
-            if (t.text == "inf" || t.text == "infinity" || t.text == "INF") {  // printf's infinity, "-inf" with its sign
+            if (t.text == "inf" || t.text == "infinity" ||
+                t.text == "INF") {  // printf's infinity, "-inf" with its sign
                 t.number = true;
                 t.value = i > 0 && s[i - 1] == '-' ? -HUGE_VAL : HUGE_VAL;
             }

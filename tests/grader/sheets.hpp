@@ -57,12 +57,9 @@ inline void summary(const std::vector<std::string>& ids, const std::vector<Line>
         std::vector<int> points;
         int missing = 0, unplaced = 0;  // a file that could not be placed is not a 0: the teacher places it
         for (const Line& l : lines) {
-            if (l.id == id && l.status == "missing")
-                missing++;
-            else if (l.id == id && l.status == "unplaced")
-                unplaced++;
-            else if (l.id == id)
-                points.push_back(l.points);
+            if (l.id == id && l.status == "missing") missing++;
+            else if (l.id == id && l.status == "unplaced") unplaced++;
+            else if (l.id == id) points.push_back(l.points);
         }
         const int max = max_of[id];
         std::sort(points.begin(), points.end());
@@ -76,10 +73,9 @@ inline void summary(const std::vector<std::string>& ids, const std::vector<Line>
         std::vector<int> count(size_t(max) + 1, 0);
         for (int p : points) count[size_t(std::min(std::max(p, 0), max))]++;
         const int most = std::max(1, *std::max_element(count.begin(), count.end()));
-        const std::string head = say("Exercise %s: %zu handed in, %d missing%s; mean %.1f, median %.1f of %d points",
-                                     id.c_str(), points.size(), missing,
-                                     unplaced ? say(", %d with a file not placed", unplaced).c_str() : "", mean, median,
-                                     max);
+        const std::string head = say(
+            "Exercise %s: %zu handed in, %d missing%s; mean %.1f, median %.1f of %d points", id.c_str(), points.size(),
+            missing, unplaced ? say(", %d with a file not placed", unplaced).c_str() : "", mean, median, max);
         text += head + "\n";
         svg += say("<g transform=\"translate(%d,30)\">\n<text x=\"0\" y=\"-10\" font-size=\"13\">", x0) +
                escaped(head) + "</text>\n";
@@ -136,8 +132,7 @@ inline std::string feedback(const Student& s, const std::vector<std::string>& id
         text += text.empty() ? "" : "<br>\n";  // Moodle keeps feedback comments as HTML
         if (why.count(status))
             text += say("%s: %d/%d points", id.c_str(), l ? l->points : 0, max_of[id]) + why.at(status);
-        else
-            text += id + ": not graded (" + status + "), your teacher grades it", whole = false;
+        else text += id + ": not graded (" + status + "), your teacher grades it", whole = false;
         if (l && l->late == "late") text += ", handed in late";
         sum += l ? l->points : 0;
     }
