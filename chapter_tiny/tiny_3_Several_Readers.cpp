@@ -1,4 +1,5 @@
-// tiny_3_Several_Readers.cpp: "Several readers at once": where each of the 8 heads looks, and what training made them do.
+// tiny_3_Several_Readers.cpp: "Several readers at once": where each of the 8 heads looks, and what
+// training made them do.
 // Book section: tiny.3
 //
 // Two blocks of four heads, each with its own knobs for queries, keys and

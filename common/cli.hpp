@@ -13,7 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "platform.hpp"  // is_terminal, terminal_draws_colour, process_id, is_folder, files_in, flush_to_disk, replace_file
+#include "platform.hpp"  // is_terminal, terminal_draws_colour, process_id, is_folder, files_in, flush_to_disk,
+                         // replace_file
 
 inline std::string& program_name() {
     static std::string name = "program";

@@ -104,8 +104,8 @@ static void check_part(Test& t, int part) {
 // Many rows in one call, as a training batch brings them. The analytic pass
 // takes a fraction of a second; differencing a forward pass, even row by row
 // and optimised, about 200 times that (8 s for 131,072 rows on a quiet machine
-// here, so four times as many rows), past the time limit. The want is the same gradient worked out here in double, since
-// differencing it here would be as slow.
+// here, so four times as many rows), past the time limit. The want is the same gradient worked out here in
+// double, since differencing it here would be as slow.
 constexpr int LARGE_ROWS = 1 << 19;
 static void check_many_rows(Test& t, int part) {
     const char* names[3] = {"din", "dgain", "dbias"};
