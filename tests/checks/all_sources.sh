@@ -30,8 +30,9 @@ echo "usage texts: $checked programs, $failed not just before main"
 # sed patterns of the reference's lines are read a line at a time (attacks, solutions); and the
 # inside of a raw string, which is a program's output (a page's script).
 long=$(find chapter* common tests/grader -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.sh' -o -name '*.py' \
-  -o -name '*.js' -o -name '*.mjs' \) ! -path 'tests/grader/class/*' ! -path 'tests/grader/attacks/*' \
-  ! -path 'tests/grader/solutions/*' -exec awk '
+  -o -name '*.js' -o -name '*.mjs' \) ! -path 'tests/grader/class/*' \
+  ! -path 'tests/grader/solutions/*' ! \( -path 'tests/grader/attacks/*' ! -path 'tests/grader/attacks/lib/*' \) \
+  -exec awk '
     FNR == 1 { raw = 0 }
     raw { if (/\)"/) raw = 0; next }
     { print FILENAME ":" FNR ": " $0 }

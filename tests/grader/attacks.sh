@@ -41,7 +41,8 @@ record() { mkdir -p "$private${1#$work}" && echo "$private${1#$work}/$2"; }  # r
 # grade_once DIR SEED SUBMISSION CACHE: results.json in DIR/SEED.json, the terminal's text privately.
 grade_once() {
   mkdir -p "$1/tmp.$2"
-  TMPDIR=$1/tmp.$2 SEED=$2 RESULTS=$1/$2.json GRADER_CACHE=$4 bash tests/grader/grade.sh "$id" "$3" > "$(record "$1" "$2.log")" 2>&1
+  TMPDIR=$1/tmp.$2 SEED=$2 RESULTS=$1/$2.json GRADER_CACHE=$4 \
+    bash tests/grader/grade.sh "$id" "$3" > "$(record "$1" "$2.log")" 2>&1
 }
 # gradescope_once DIR SEED SUBMISSION: the same in Gradescope's layout (make gradescope), as root.
 gradescope_once() {
@@ -94,10 +95,14 @@ attack_job() {  # attack_job N ATTACK ID: makes the submission, grades it at bot
   cache=$GRADER_CACHE
   case "$what" in takeover/* | gradescope/*) cache=$dir/cache; cp -R "$GRADER_CACHE" "$cache" ;; esac
   for s in $seeds; do
-    case "$what" in gradescope/*) gradescope_once "$dir" "$s" "$sub" ;; *) grade_once "$dir" "$s" "$sub" "$cache" ;; esac
+    case "$what" in
+    gradescope/*) gradescope_once "$dir" "$s" "$sub" ;;
+    *) grade_once "$dir" "$s" "$sub" "$cache" ;;
+    esac
     total=$(total_of "$(record "$dir" "$s.log")")
     case "$what" in lookup/*) grep -q "It did not compile\|The compiler's warnings" "$(record "$dir" "$s.log")" &&
-      { echo "FAILED: $what $id seed $s: it does not build without warnings against the handout: it proves nothing"; continue; } ;;
+      { echo "FAILED: $what $id seed $s: it does not build without warnings against the handout: it proves nothing"
+        continue; } ;;
     esac
     json=$(json_score "$dir/$s.json")
     checksum "$dir/$s.json" > "$(record "$dir" "$s.sum")"
@@ -119,12 +124,15 @@ judge() {
   # results.json writes a test a line: the student sees every line but the hidden test's.
   if [ "$rule" = "not shown" ]; then
     if [ -z "$secret" ] || [ ! -f "$results" ]; then ok=0; note="$note; no Secret line or no results.json"
-    elif grep -v '"visibility": "hidden"' "$results" | grep -qF "$secret"; then ok=0; note="$note; the student sees '$secret'"
-    elif ! grep -qF "$secret" "$results"; then ok=0; note="$note; the teacher's report lacks '$secret' too: the attack did not run"
+    elif grep -v '"visibility": "hidden"' "$results" | grep -qF "$secret"; then
+      ok=0; note="$note; the student sees '$secret'"
+    elif ! grep -qF "$secret" "$results"; then
+      ok=0; note="$note; the teacher's report lacks '$secret' too: the attack did not run"
     fi
   fi
   [ "$json" = "$got" ] || { ok=0; note="$note; results.json says ${json:-nothing}"; }
-  if [ "$ok" -eq 1 ]; then echo "ok: $what: $total (rule: $rule$note)"; else echo "FAILED: $what: $total (rule: $rule$note)"; fi
+  if [ "$ok" -eq 1 ]; then echo "ok: $what: $total (rule: $rule$note)"
+  else echo "FAILED: $what: $total (rule: $rule$note)"; fi
 }
 
 unchanged() {  # unchanged N: job N's results.json files are as the grader left them
@@ -181,5 +189,7 @@ suite() {
 echo "attacks: seeds $seeds (SEED=$seed bash tests/grader/attacks.sh replays them)"
 suite > "$private/all" 2>&1
 cat "$private/all"
-echo "attacks: $(grep -c '^ok:' "$private/all") ok, $(grep -c '^FAILED:' "$private/all") failed, $(grep -c '^pending:' "$private/all") pending, in $(( $(date +%s) - started )) s (seeds $seeds)"
+counted() { grep -c "^$1:" "$private/all"; }
+echo "attacks: $(counted ok) ok, $(counted FAILED) failed, $(counted pending) pending," \
+  "in $(($(date +%s) - started)) s (seeds $seeds)"
 ! grep -q '^FAILED:' "$private/all"

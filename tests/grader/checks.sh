@@ -32,7 +32,8 @@ in_parallel() {
   done
   wait
   for c in $(seq 1 "$k"); do
-    grep -qE '^(ok|FAILED|pending|skipped):' "$records/parallel.$c" || echo "FAILED: check $c said nothing" >> "$records/parallel.$c"
+    grep -qE '^(ok|FAILED|pending|skipped):' "$records/parallel.$c" ||
+      echo "FAILED: check $c said nothing" >> "$records/parallel.$c"
     cat "$records/parallel.$c"
     failures=$((failures + $(grep -c '^FAILED' "$records/parallel.$c")))
   done
@@ -43,7 +44,8 @@ grade() {
   status=$?
 }
 total_of() { grep -E '^[0-9]+/[0-9]+ points$' "$1" | tail -n 1 | cut -d' ' -f1; }  # "7/10"
-test_score() { awk -v n="$2" '$1 == n && $2 ~ /^[0-9]+\/[0-9]+$/ { print $2; exit }' "$1"; }  # test_score LOG NAME: "2/2"
+# test_score LOG NAME: "2/2"
+test_score() { awk -v n="$2" '$1 == n && $2 ~ /^[0-9]+\/[0-9]+$/ { print $2; exit }' "$1"; }
 full() { [ -n "$1" ] && [ "${1%/*}" = "${1#*/}" ]; }
 
 # grade_seeds ID FILE LOG: FILE graded at each of $seeds (check_all.sh --seeds; else SEED);

@@ -32,7 +32,8 @@ sed -f tests/grader/solutions/wrong/tiny.2-no_scale.sed "$f/solved2.cpp" > "$f/w
 : > "$f/empty.cpp"
 for attack in thief vandal fork_bomb endless disk_filler; do
   { cat "$f/starter5.cpp"
-    printf '#define CLASS_ATTACK %s\n#define CLASS_EXPORT "%s"\n#define CLASS_OUT "%s"\n' "$attack" "$moodle" "$work/out-moodle"
+    printf '#define CLASS_ATTACK %s\n#define CLASS_EXPORT "%s"\n#define CLASS_OUT "%s"\n' \
+      "$attack" "$moodle" "$work/out-moodle"
     printf '#define CLASS_TOKEN "%s"\n#define CLASS_TESTS_FILE "20.5.cpp"\n' "$token"
     cat tests/grader/attacks/class/neighbours.inc; } > "$f/$attack.cpp"
 done
@@ -65,7 +66,9 @@ cp "$f/wrong5.cpp" "$canvas/raeresubmit_LATE_1006_6200_${n5%.cpp}-1.cpp"
 dir="$moodle/Tom Two_1007_assignsubmission_file_"
 mkdir -p "$dir/first" "$dir/second" && cp "$f/solved5.cpp" "$dir/first/$n5" && cp "$f/wrong5.cpp" "$dir/second/$n5"
 echo "notes" > "$moodle/Zoë O'Brien_1001_assignsubmission_file_/notes.txt"
-checksums() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 cat | { sha256sum 2> /dev/null || shasum -a 256; }); }
+checksums() {
+  (cd "$1" && find . -type f -print0 | sort -z | xargs -0 cat | { sha256sum 2> /dev/null || shasum -a 256; })
+}
 before=$(checksums "$moodle")
 class() {  # class EXPORT OUT LOG [VAR=VALUE...]
   local export=$1 out=$2 log=$3
@@ -74,7 +77,8 @@ class() {  # class EXPORT OUT LOG [VAR=VALUE...]
 }
 field() {  # field SHEET STUDENT EXERCISE COLUMN
   python3 -c 'import csv, sys
-r = [x for x in csv.DictReader(open(sys.argv[1], encoding="utf-8")) if x["student"] == sys.argv[2] and x["exercise"] == sys.argv[3]]
+r = [x for x in csv.DictReader(open(sys.argv[1], encoding="utf-8"))
+     if x["student"] == sys.argv[2] and x["exercise"] == sys.argv[3]]
 print(r[0][sys.argv[4]] if r else "")' "$@"
 }
 
@@ -82,18 +86,22 @@ print(r[0][sys.argv[4]] if r else "")' "$@"
 class "$moodle" "$work/out-moodle" "$work/moodle.log" JOBS=2
 status=$?
 sheet=$work/out-moodle/grades.csv
-if [ "$status" -eq 0 ] && [ -f "$sheet" ]; then ok "grade-class grades a Moodle export ($(($(wc -l < "$sheet") - 1)) rows)"
+if [ "$status" -eq 0 ] && [ -f "$sheet" ]; then
+  ok "grade-class grades a Moodle export ($(($(wc -l < "$sheet") - 1)) rows)"
 else failed "grade-class on a Moodle export (status $status)" "$work/moodle.log"; fi
-for expect in "Eve Empty,20.5,empty" "Tom Two,20.5,graded" "Jean-Luc d'Arcy,tiny.2,missing" "Lou Loop,20.5,timed-out"; do
+for expect in "Eve Empty,20.5,empty" "Tom Two,20.5,graded" "Jean-Luc d'Arcy,tiny.2,missing" \
+  "Lou Loop,20.5,timed-out"; do
   IFS=, read -r who ex st <<< "$expect"
   got=$(field "$sheet" "$who" "$ex" status)
   [ "$got" = "$st" ] && ok "$who, $ex: $st" || failed "$who, $ex should be $st, got '$got'" "$sheet"
 done
 got=$(field "$sheet" "Sam Smith, Jr." 20.5 points)
 [ "$(field "$sheet" "Zoë O'Brien" 20.5 points)" = 10 ] && [ -n "$got" ] && [ "$got" -lt 10 ] &&
-  grep -q '^"Sam Smith, Jr.",[0-9]*,,20.5,' "$sheet" && ok "names keep their accents, apostrophes and commas (RFC 4180 quoting)" ||
+  grep -q '^"Sam Smith, Jr.",[0-9]*,,20.5,' "$sheet" &&
+  ok "names keep their accents, apostrophes and commas (RFC 4180 quoting)" ||
   failed "the names or their points in grades.csv" "$sheet"
-grep -q "notes.txt" "$work/out-moodle/unplaced.tsv" 2> /dev/null && ok "a file named as no exercise is listed in unplaced.tsv, not graded" ||
+grep -q "notes.txt" "$work/out-moodle/unplaced.tsv" 2> /dev/null &&
+  ok "a file named as no exercise is listed in unplaced.tsv, not graded" ||
   failed "notes.txt should be listed as unplaced" "$work/moodle.log"
 # Copies flagged: each copy ranks above the two independent solutions' pair, the reference's copy named.
 rank() { grep -n "^$1,$2," "$work/out-moodle/similarity.csv" | cut -d: -f1; }  # rank EXERCISE "A,B": the pair's line
@@ -111,22 +119,28 @@ done
 starter_points=$(field "$sheet" "Jean-Luc d'Arcy" 20.5 points)
 for who in "Theo Thief" "Val Vandal"; do
   got=$(field "$sheet" "$who" 20.5 points)
-  [ -n "$got" ] && [ "$got" -le "$starter_points" ] && ok "$who gains nothing ($got points, the starter $starter_points)" ||
+  [ -n "$got" ] && [ "$got" -le "$starter_points" ] &&
+    ok "$who gains nothing ($got points, the starter $starter_points)" ||
     failed "$who scores '$got', more than the starter's $starter_points" "$sheet"
 done
-[ "$(checksums "$moodle")" = "$before" ] && ok "no file of the export was changed" || failed "a file of the export was changed"
+[ "$(checksums "$moodle")" = "$before" ] && ok "no file of the export was changed" ||
+  failed "a file of the export was changed"
 left=$(ls -d /tmp/"$token"* /var/tmp/"$token"* /dev/shm/"$token"* 2> /dev/null)
-[ -z "$left" ] && ok "no student's program left a file in /tmp, /var/tmp or /dev/shm" || failed "files left behind: $left"
+[ -z "$left" ] && ok "no student's program left a file in /tmp, /var/tmp or /dev/shm" ||
+  failed "files left behind: $left"
 
 # 3. Every row is what that file scores graded alone, at the class's seed.
 differ=
-for who in "Zoë O'Brien" "Ana María Pérez" "Sam Smith, Jr." "Jean-Luc d'Arcy" "Rae Resubmit" "Eve Empty"; do
+for who in "Zoë O'Brien" "Ana María Pérez" "Sam Smith, Jr." "Jean-Luc d'Arcy" "Rae Resubmit" \
+  "Eve Empty"; do
   for ex in 20.5 tiny.2; do
-    file=$(find "$moodle/${who}_"*"_assignsubmission_file_" -type f -name "$(basename "$(exercise_file "$ex")")" | head -n 1)
+    file=$(find "$moodle/${who}_"*"_assignsubmission_file_" -type f -name "$(basename "$(exercise_file "$ex")")" |
+      head -n 1)
     [ -s "$file" ] || continue
     grade "$ex" "$file" "$work/alone.log"
     in_class=$(field "$sheet" "$who" "$ex" points)/$(field "$sheet" "$who" "$ex" max_points)
-    [ "$(total_of "$work/alone.log")" = "$in_class" ] || differ="$differ $who, $ex: alone $(total_of "$work/alone.log"), in the class $in_class;"
+    [ "$(total_of "$work/alone.log")" = "$in_class" ] ||
+      differ="$differ $who, $ex: alone $(total_of "$work/alone.log"), in the class $in_class;"
   done
 done
 [ -z "$differ" ] && ok "every honest row equals that file graded alone, beside the hostile programs" ||
@@ -136,9 +150,11 @@ done
 mkdir -p "$work/none/Theo Thief_1010_assignsubmission_file_" "$work/none/Zoë O'Brien_1011_assignsubmission_file_"
 sed "s|$moodle|$work/none|" "$f/thief.cpp" > "$work/none/Theo Thief_1010_assignsubmission_file_/$n5"
 cp "$f/solved5.cpp" "$work/none/Zoë O'Brien_1011_assignsubmission_file_/$n5"
-env TIME_LIMIT=120 SANDBOX=none bash tests/grader/grade_class.sh "$work/none" "$work/out-none" 20.5 > "$work/none.log" 2>&1
+env TIME_LIMIT=120 SANDBOX=none bash tests/grader/grade_class.sh "$work/none" "$work/out-none" 20.5 \
+  > "$work/none.log" 2>&1
 got=$(field "$work/out-none/grades.csv" "Theo Thief" 20.5 points)
-[ -n "$got" ] && [ "$got" -gt "$starter_points" ] && ok "without a sandbox the thief takes a neighbour's marks ($got points): the attack is live" ||
+[ -n "$got" ] && [ "$got" -gt "$starter_points" ] &&
+  ok "without a sandbox the thief takes a neighbour's marks ($got points): the attack is live" ||
   failed "the thief should steal where nothing isolates (got '$got')" "$work/none.log"
 
 # 5. Canvas, killed with SIGKILL and started again: the Moodle run's sheet (Tom Two aside).
@@ -165,7 +181,8 @@ PY
 if [ $? -eq 0 ] && [ "$done_before" -ge 1 ]; then
   ok "Canvas: killed after $done_before gradings and started again, the sheet equals the Moodle run's, row for row"
 else failed "the Canvas run, killed and resumed (after $done_before gradings)" "$work/compare.log"; fi
-[ "$(field "$work/out-canvas/grades.csv" raeresubmit 20.5 points)" = 10 ] && ok "Canvas: the newest resubmission (-2) is the one graded" ||
+[ "$(field "$work/out-canvas/grades.csv" raeresubmit 20.5 points)" = 10 ] &&
+  ok "Canvas: the newest resubmission (-2) is the one graded" ||
   failed "Canvas's newest resubmission should count" "$work/out-canvas/grades.csv"
 
 # 6. A second run over the same files regrades nothing and writes the same sheet.
@@ -182,24 +199,31 @@ for mode in uid none; do
     failed "grade-class with sandbox $mode should refuse" "$work/refuse.log"
 done
 bash tests/grader/grade_class.sh "$work/no-such-folder" "$work/out-bad" > "$work/bad.log" 2>&1
-[ $? -eq 2 ] && [ "$(wc -l < "$work/bad.log")" -eq 1 ] && [ ! -e "$work/out-bad" ] && ok "a DIR that is not a folder: one line, status 2" ||
+[ $? -eq 2 ] && [ "$(wc -l < "$work/bad.log")" -eq 1 ] && [ ! -e "$work/out-bad" ] &&
+  ok "a DIR that is not a folder: one line, status 2" ||
   failed "grade-class on a missing DIR" "$work/bad.log"
 JOBS=0 bash tests/grader/grade_class.sh "$moodle" "$work/out-bad" > "$work/bad.log" 2>&1
-[ $? -eq 2 ] && grep -q "JOBS" "$work/bad.log" && ok "JOBS=0: one line, status 2" || failed "grade-class with JOBS=0" "$work/bad.log"
+[ $? -eq 2 ] && grep -q "JOBS" "$work/bad.log" && ok "JOBS=0: one line, status 2" ||
+  failed "grade-class with JOBS=0" "$work/bad.log"
 
 # 8. uid mode, named, on the same hostile class, with an export everyone can read (umask 022).
 if [ "$(id -u)" -eq 0 ] && command -v setpriv > /dev/null; then
   shared=$(mktemp -d /tmp/class-check-export.XXXXXX) && chmod 755 "$shared"
-  for who in "Theo Thief" "Val Vandal" "Zoë O'Brien"; do cp -R "$moodle/${who}_"*"_assignsubmission_file_" "$shared/"; done
+  for who in "Theo Thief" "Val Vandal" "Zoë O'Brien"; do
+    cp -R "$moodle/${who}_"*"_assignsubmission_file_" "$shared/"
+  done
   sed -i "s|$moodle|$shared|; s|$work/out-moodle|$work/out-uid|" "$shared/"*/"$n5"
   chmod -R a+rX "$shared"
   before_uid=$(checksums "$shared")
   SANDBOX=uid bash tests/grader/grade_class.sh "$shared" "$work/out-uid" 20.5 > "$work/uid.log" 2>&1
   u=$work/out-uid/grades.csv
   left=$(ls -d /tmp/"$token"* /var/tmp/"$token"* /dev/shm/"$token"* 2> /dev/null)
-  if [ "$(field "$u" "Zoë O'Brien" 20.5 points)" = 10 ] && [ "$(field "$u" "Theo Thief" 20.5 points)" -le "$starter_points" ] &&
-     [ "$(field "$u" "Val Vandal" 20.5 points)" -le "$starter_points" ] && [ "$(checksums "$shared")" = "$before_uid" ] && [ -z "$left" ]; then
-    ok "SANDBOX=uid, an export everyone can read: the thief and the vandal gain nothing, change nothing and leave nothing in /tmp"
+  if [ "$(field "$u" "Zoë O'Brien" 20.5 points)" = 10 ] &&
+     [ "$(field "$u" "Theo Thief" 20.5 points)" -le "$starter_points" ] &&
+     [ "$(field "$u" "Val Vandal" 20.5 points)" -le "$starter_points" ] &&
+     [ "$(checksums "$shared")" = "$before_uid" ] && [ -z "$left" ]; then
+    kept="the thief and the vandal gain nothing, change nothing and leave nothing in /tmp"
+    ok "SANDBOX=uid, an export everyone can read: $kept"
   else failed "SANDBOX=uid with hostile neighbours ($left)" "$u"; fi
   rm -rf "$shared"
 else echo "skipped: SANDBOX=uid (not root)"; fi

@@ -155,7 +155,8 @@ class "$work/canvas.zip" "$work/out-canvas-zip" "$work/canvas-zip.log"
 verdict $? "Canvas's zip (UTF-8 names, flag clear) is its folder: nothing new to grade, one sheet" \
   "$work/canvas-zip.log"
 head -c 3000 "$work/canvas.zip" > "$work/cut.zip"  # cut short, and one byte of a file changed
-python3 -c 'import sys; d = bytearray(open(sys.argv[1], "rb").read()); d[200] ^= 0xFF; open(sys.argv[2], "wb").write(d)' \
+python3 -c 'import sys
+d = bytearray(open(sys.argv[1], "rb").read()); d[200] ^= 0xFF; open(sys.argv[2], "wb").write(d)' \
   "$work/canvas.zip" "$work/changed.zip"
 for damaged in cut changed; do
   class "$work/$damaged.zip" "$work/out-$damaged" "$work/$damaged.log"

@@ -84,7 +84,9 @@ tests_file=tests/grader/$id.cpp
 [ -f "$src" ] && [ -r "$src" ] || usage_error "cannot read SRC '$2': permission denied or not a file"
 seed=${SEED:-$(random_seed)} time_limit=${TIME_LIMIT:-10}
 case "$seed" in '' | *[!0-9]*) usage_error "SEED must be a whole number, got '$seed'" ;; esac
-case "$time_limit" in '' | *[!0-9]* | 0) usage_error "TIME_LIMIT must be a whole number of seconds, got '$time_limit'" ;; esac
+case "$time_limit" in
+'' | *[!0-9]* | 0) usage_error "TIME_LIMIT must be a whole number of seconds, got '$time_limit'" ;;
+esac
 # The limits the statement states: 1 MB of stdout and 64 MB of stderr a test, 2 GB of memory.
 limit=1000000 error_limit=64000000 memory=2097152
 if [ -n "$results" ]; then
@@ -216,23 +218,32 @@ cp "$src" "$box/src/file/submission.cpp"
 for data in $(sed -n 's|^// Files: *||p' "$tests_file"); do
   mkdir -p "$box/run/$(dirname "$data")" && cp "$data" "$box/run/$data"
 done
-if [ -n "$uid" ]; then chown -R "$uid:$uid" "$box" && chmod 700 "$box" || usage_error "cannot give the box to uid $uid"; fi
+if [ -n "$uid" ]; then
+  chown -R "$uid:$uid" "$box" && chmod 700 "$box" || usage_error "cannot give the box to uid $uid"
+fi
 
 tool=$cache/gradetool
 checker=$cache/checker-$id
 dir=$(dirname "$reference")
 [ -x "$tool" ] || { "${cxx[@]}" -std=c++17 -O1 tests/grader/gradetool.cpp -o "$tool.tmp$$" > "$work/tool.log" 2>&1 &&
   mv "$tool.tmp$$" "$tool"; } &
-[ -x "$checker" ] || { "${cxx[@]}" -std=c++17 -O1 -ffp-contract=off -DGRADER_CHECKER -DREFERENCE_SOURCE="\"$root/$reference\"" \
-  -Itests/grader -I"$dir" -I"$(dirname "$dir")" -Icommon "$tests_file" -o "$checker.tmp$$" -pthread > "$work/checker.log" 2>&1 &&
+[ -x "$checker" ] || { "${cxx[@]}" -std=c++17 -O1 -ffp-contract=off -DGRADER_CHECKER \
+  -DREFERENCE_SOURCE="\"$root/$reference\"" -Itests/grader -I"$dir" -I"$(dirname "$dir")" -Icommon "$tests_file" \
+  -o "$checker.tmp$$" -pthread > "$work/checker.log" 2>&1 &&
   mv "$checker.tmp$$" "$checker"; } &
 # The build, in the sandbox: 2 minutes of CPU, 4 GB, 256 MB a file.
-bash tests/grader/sandbox.sh run "$mode" "${uid:-0}" "$box" "$box/src/file" 120 4194304 262144 -- "${cxx[@]}" ${flags[@]+"${flags[@]}"} -MD -MF "$box/deps" -I"$box/src" \
+bash tests/grader/sandbox.sh run "$mode" "${uid:-0}" "$box" "$box/src/file" 120 4194304 262144 -- \
+  "${cxx[@]}" ${flags[@]+"${flags[@]}"} -MD -MF "$box/deps" -I"$box/src" \
   -DSTUDENT_SOURCE='"file/submission.cpp"' "$box/src/$id.cpp" -o "$box/driver" -pthread > "$work/compile.log" 2>&1
 compiled=$?
 wait
-[ -x "$tool" ] || { echo "check-exercise: cannot build tests/grader/gradetool.cpp:" >&2; head -n 20 "$work/tool.log" >&2; exit 2; }
-[ -x "$checker" ] || { echo "check-exercise: the reference $reference does not build with $tests_file (a grader bug):" >&2; head -n 20 "$work/checker.log" >&2; exit 2; }
+[ -x "$tool" ] ||
+  { echo "check-exercise: cannot build tests/grader/gradetool.cpp:" >&2; head -n 20 "$work/tool.log" >&2; exit 2; }
+[ -x "$checker" ] || {
+  echo "check-exercise: the reference $reference does not build with $tests_file (a grader bug):" >&2
+  head -n 20 "$work/checker.log" >&2
+  exit 2
+}
 [ "$compiled" -eq 0 ] && [ ! -x "$box/driver" ] && compiled=1
 
 # Every file the compile read must be the box's, or one of the compiler's own headers.
@@ -240,9 +251,11 @@ outside=
 if [ "$compiled" -eq 0 ]; then
   system_dirs=()
   while IFS= read -r line; do system_dirs+=("$line"); done < <(
-    echo | "${cxx[@]}" ${flags[@]+"${flags[@]}"} -xc++ -E -v - 2>&1 | sed -n '/search starts here:/,/End of search list/p' |
+    echo | "${cxx[@]}" ${flags[@]+"${flags[@]}"} -xc++ -E -v - 2>&1 |
+      sed -n '/search starts here:/,/End of search list/p' |
       grep '^ ' | sed -e 's/^ *//' -e 's/ (framework directory)$//')
-  outside=$(cd "$box" && "$tool" deps "$box" "$box/deps" ${system_dirs[@]+"${system_dirs[@]}"}) || outside=${outside:-"(unreadable)"}
+  outside=$(cd "$box" && "$tool" deps "$box" "$box/deps" ${system_dirs[@]+"${system_dirs[@]}"}) ||
+    outside=${outside:-"(unreadable)"}
 fi
 
 # A whole-file failure (empty, not compiled, a file that is not the handout's): a row per test

@@ -56,7 +56,11 @@ done
 mode=$(GRADER_SANDBOX=${SANDBOX:-${GRADER_SANDBOX:-}} bash tests/grader/sandbox.sh probe)
 case "$mode" in
 bwrap-uid | bwrap) ;;
-uid | none) [ "${SANDBOX:-}" = "$mode" ] || fail "this machine's sandbox is '$mode', which does not keep one student's program from another's files. Install bubblewrap (apt-get install bubblewrap; it runs without root on most Linux systems), or grade in the container (tests/grader/Dockerfile, see tests/grader/README.md); SANDBOX=$mode grades anyway" ;;
+uid | none)
+  unsafe="this machine's sandbox is '$mode', which does not keep one student's program from another's files."
+  remedy="Install bubblewrap (apt-get install bubblewrap; it runs without root on most Linux systems), or grade"
+  remedy="$remedy in the container (tests/grader/Dockerfile, see tests/grader/README.md); SANDBOX=$mode grades anyway"
+  [ "${SANDBOX:-}" = "$mode" ] || fail "$unsafe $remedy" ;;
 *) fail "SANDBOX '$mode' is not one of bwrap-uid, bwrap, uid, none" ;;
 esac
 export GRADER_SANDBOX=$mode
@@ -79,7 +83,8 @@ seed=$(cat "$out/seed")
 export GRADER_CACHE=$w/cache-${version:0:16}
 mkdir -p "$GRADER_CACHE"
 tool=$GRADER_CACHE/gradetool similarity=$GRADER_CACHE/similarity
-[ -x "$tool" ] || ${CXX:-g++} -std=c++17 -O1 tests/grader/gradetool.cpp -o "$tool" || fail "cannot build tests/grader/gradetool.cpp"
+[ -x "$tool" ] || ${CXX:-g++} -std=c++17 -O1 tests/grader/gradetool.cpp -o "$tool" ||
+  fail "cannot build tests/grader/gradetool.cpp"
 
 # --- Which file is whose, and for which exercise (export.sh: found, unplaced, students) -------
 : > "$w/roster"
@@ -88,10 +93,12 @@ if [ -n "$roster" ]; then
 fi
 bash tests/grader/export.sh "$export_dir" "$w" "$w/roster" || exit 2
 platform=$(cat "$w/platform")
-[ -s "$w/students" ] || fail "DIR '$export_dir' holds no student's submission (Moodle's, Canvas's or a folder per student)"
+[ -s "$w/students" ] ||
+  fail "DIR '$export_dir' holds no student's submission (Moodle's, Canvas's or a folder per student)"
 [ -n "$ids" ] || ids=$(cut -f2 "$w/found" | sort -u -t. -k1,1 -k2,2n | paste -sd ' ' -)
 ids=${ids# }
-[ -n "$ids" ] || fail "no file in '$export_dir' is named as an exercise's handout file ($(cut -f1 "$w/names" | paste -sd ' ' -))"
+[ -n "$ids" ] ||
+  fail "no file in '$export_dir' is named as an exercise's handout file ($(cut -f1 "$w/names" | paste -sd ' ' -))"
 
 # keys: "student TAB id TAB status TAB path TAB key TAB platform_id TAB late", the key naming a grading
 # in .graded. A student's newest files for an exercise (Canvas's -1, -2) are each a line: all graded.
@@ -120,7 +127,8 @@ done > "$w/jobs"
 total=$(wc -l < "$w/jobs" | tr -d ' ')
 echo "grade-class: $(wc -l < "$w/students" | tr -d ' ') students, exercises $ids, seed $seed, sandbox $mode"
 [ -z "${HANDOUT:-}" ] || echo "grade-class: the handout $given, version $(head -n 1 "$HANDOUT/VERSION" 2> /dev/null)"
-echo "grade-class: $total to grade, $(( $(cut -f5 "$w/keys" | grep -v '^$' | sort -u | wc -l) - total )) already graded, $jobs at once"
+graded=$(($(cut -f5 "$w/keys" | grep -v '^$' | sort -u | wc -l) - total))
+echo "grade-class: $total to grade, $graded already graded, $jobs at once"
 if [ "$total" -gt 0 ]; then
   start=$(date +%s)
   seq 1 "$total" | xargs -P "$jobs" -n 1 bash "$root/tests/grader/grade_class.sh" --one "$out" &
@@ -181,7 +189,8 @@ while IFS=$'\037' read -r student id status path key pid late count files; do
   fi
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$student" "$id" "$status" "$seed" "$graded" "$pid" "$late"
 done < <(fields "$w/chosen") > "$w/sheet"
-[ -x "$similarity" ] || ${CXX:-g++} -std=c++17 -O2 tests/grader/similarity.cpp -o "$similarity" || fail "cannot build tests/grader/similarity.cpp"
+[ -x "$similarity" ] || ${CXX:-g++} -std=c++17 -O2 tests/grader/similarity.cpp -o "$similarity" ||
+  fail "cannot build tests/grader/similarity.cpp"
 for id in $ids; do exercise_points "$id" | sed "s/^/$id	/"; done > "$w/points"
 "$tool" sheet "$w/sheet" "$w/points" "$out" "$platform" ${roster:+"$roster"} ||
   fail "cannot write the grade sheet in '$out'"

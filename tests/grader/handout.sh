@@ -16,7 +16,8 @@ cd "$(dirname "$0")/../.." || exit 2
 . tests/grader/lib.sh
 
 fail() { echo "handout: $1" >&2; exit 2; }
-[ -e "$out" ] && [ ! -f "$out/.handout" ] && fail "'$out' exists and was not written by make handout; choose another OUT or remove it"
+[ -e "$out" ] && [ ! -f "$out/.handout" ] &&
+  fail "'$out' exists and was not written by make handout; choose another OUT or remove it"
 [ -d "$(dirname "$out")" ] || fail "no such folder '$(dirname "$out")' for OUT"
 tmp=$(mktemp -d "$(dirname "$out")/.handout.XXXXXX") || fail "cannot write in '$(dirname "$out")'"
 trap 'rm -rf "$tmp"' EXIT
@@ -54,7 +55,8 @@ while IFS=$'\t' read -r id file; do
 # also calls your functions on inputs you have not seen: a match here is the
 # printed-output test, not the grade.
 cd "$(dirname "$0")" || exit 2
-c++ -std=c++17 -Wall -Wextra -Wpedantic NAME.cppEARLIER -o NAME -pthread || { echo "check: NAME.cpp does not build"; exit 1; }
+c++ -std=c++17 -Wall -Wextra -Wpedantic NAME.cppEARLIER -o NAME -pthread ||
+  { echo "check: NAME.cpp does not build"; exit 1; }
 ./NAME > output.txt || { echo "check: NAME stopped with status $?"; exit 1; }
 if diff -b expected_output.txt output.txt > differences.txt; then
   echo "check: NAME prints the lesson's output"
@@ -89,7 +91,8 @@ points); warnings are shown, never fatal. Each test gets 10 seconds,
 there are fine), 2 GB of memory and no network; a test that crashes, hangs or
 goes past a limit scores 0, and the other tests go on.
 STATEMENT
-    [ -z "$earlier" ] || printf '\n%s\n' "This exercise's program uses your answers to exercise(s) $(builds_on "$file"), from the
+    [ -z "$earlier" ] || printf '\n%s\n' "This exercise's program uses your answers to exercise(s) \
+$(builds_on "$file"), from the
 folders beside this one:${earlier} build them in (the command above names
 them), so do those first. The grader grades this file alone, with its own
 answers to those."

@@ -34,7 +34,8 @@ exercise_points() {
   [ -f "tests/grader/$1.cpp" ] || return 2
   tr '\n' ' ' < "tests/grader/$1.cpp" |
     grep -oE 'grader::((compare|property)\( *"[^"]*", *[0-9]+|printed_output\( *[0-9]+)' |
-    sed -E -e 's/.*(compare|property)\( *"([^"]*)", *([0-9]+)/\2\t\3/' -e 's/.*printed_output\( *([0-9]+)/printed_output\t\1/'
+    sed -E -e 's/.*(compare|property)\( *"([^"]*)", *([0-9]+)/\2\t\3/' \
+      -e 's/.*printed_output\( *([0-9]+)/printed_output\t\1/'
 }
 
 # The exercises whose answers FILE's program uses (its "// Builds on: ID ..." line).
@@ -64,8 +65,14 @@ cut_solutions() {
       print indent "// TODO: " (todo == "" ? "write this part (the statement at the top of the file says what)" : todo)
       next
     }
-    /^[ \t]*\/\/ END SOLUTION/ { if (!inside && !kept) bad("END SOLUTION without a BEGIN", NR); inside = kept = 0; next }
-    /^[ \t]*\/\/ STUB:/ && (inside || kept) { if (inside) { lead = $0; sub(/\/\/.*/, "", lead); sub(/^[ \t]*\/\/ STUB: ?/, ""); print lead $0 }; next }
+    /^[ \t]*\/\/ END SOLUTION/ {
+      if (!inside && !kept) bad("END SOLUTION without a BEGIN", NR)
+      inside = kept = 0; next
+    }
+    /^[ \t]*\/\/ STUB:/ && (inside || kept) {
+      if (inside) { lead = $0; sub(/\/\/.*/, "", lead); sub(/^[ \t]*\/\/ STUB: ?/, ""); print lead $0 }
+      next
+    }
     inside { next }
     { print }
     END {
@@ -107,7 +114,9 @@ solved_exercise() {
   from_headers=$(mktemp) || return 2
   for header in $(needed_headers "$file"); do
     awk -v id="$id" '
-      /^[ \t]*\/\/ BEGIN SOLUTION exercise / { s = $0; sub(/^[ \t]*\/\/ BEGIN SOLUTION exercise /, "", s); sub(/:.*/, "", s); inside = (s == id); next }
+      /^[ \t]*\/\/ BEGIN SOLUTION exercise / {
+        s = $0; sub(/^[ \t]*\/\/ BEGIN SOLUTION exercise /, "", s); sub(/:.*/, "", s); inside = (s == id); next
+      }
       inside && /^[ \t]*\/\/ END SOLUTION/ { inside = 0; next }
       inside && !/^[ \t]*\/\/ STUB:/ { sub(/^inline /, ""); print }
     ' "$header" >> "$from_headers"

@@ -40,13 +40,15 @@ probe)
     if command -v bwrap > /dev/null && as_uid 65533 bwrap $args -- /bin/sh -c 'echo ok > ok' > /dev/null 2>&1 &&
        [ -f "$probe/ok" ]; then echo bwrap-uid
     else echo uid; fi
-  elif command -v bwrap > /dev/null && bwrap $args -- /bin/sh -c 'echo ok > ok' > /dev/null 2>&1 && [ -f "$probe/ok" ]; then
+  elif command -v bwrap > /dev/null && bwrap $args -- /bin/sh -c 'echo ok > ok' > /dev/null 2>&1 &&
+    [ -f "$probe/ok" ]; then
     echo bwrap
   else echo none; fi
   rm -rf "$probe"
   ;;
 run)
-  [ "$#" -ge 10 ] && [ "${9}" = "--" ] || { echo "usage: sandbox.sh run MODE UID BOX DIR CPU MEMORY FILES -- COMMAND..." >&2; exit 2; }
+  [ "$#" -ge 10 ] && [ "${9}" = "--" ] ||
+    { echo "usage: sandbox.sh run MODE UID BOX DIR CPU MEMORY FILES -- COMMAND..." >&2; exit 2; }
   mode=$2 uid=$3 box=$4 dir=$5
   ulimit -c 0
   ulimit -t "$6" || exit 2
@@ -69,11 +71,14 @@ run)
         shift 3
         mount --make-rprivate / || exit 2
         for d in /*; do
-          case "$d" in /bin | /dev | /etc | /lib | /lib32 | /lib64 | /libx32 | /proc | /sbin | /sys | /usr) continue ;; esac
+          case "$d" in
+          /bin | /dev | /etc | /lib | /lib32 | /lib64 | /libx32 | /proc | /sbin | /sys | /usr) continue ;;
+          esac
           [ -d "$d" ] && [ ! -L "$d" ] && { mount -t tmpfs -o size=256m,nr_inodes=4096,mode=1777 tmpfs "$d" || exit 2; }
         done
         mount -t tmpfs -o size=64m,nr_inodes=1024,mode=1777 tmpfs /dev/shm 2> /dev/null
-        mkdir -p "$box" /var/tmp && chmod 1777 /var/tmp && mount --no-canonicalize --bind /proc/self/cwd "$box" || exit 2
+        mkdir -p "$box" /var/tmp && chmod 1777 /var/tmp &&
+          mount --no-canonicalize --bind /proc/self/cwd "$box" || exit 2
         cd "$dir" || exit 2
         setpriv --reuid="$uid" --regid="$uid" --clear-groups --no-new-privs -- \
           env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$box" TMPDIR=/tmp LC_ALL=C "$@"
@@ -94,7 +99,9 @@ run)
 kill)
   case "${2:-}" in
   bwrap-uid | uid)  # never root's own uid: kill -1 as root would stop every process on the machine
-    case "${3:-}" in '' | 0 | *[!0-9]*) echo "sandbox.sh: kill needs the student's uid, not '${3:-}'" >&2; exit 2 ;; esac
+    case "${3:-}" in
+    '' | 0 | *[!0-9]*) echo "sandbox.sh: kill needs the student's uid, not '${3:-}'" >&2; exit 2 ;;
+    esac
     as_uid "$3" kill -9 -1 > /dev/null 2>&1 ;;
   esac
   exit 0 ;;
