@@ -81,18 +81,24 @@ int main(int argc, char** argv) {
     Options(argc, argv, USAGE).done();
     std::vector<std::vector<float>> queries = {{1.0f, 0.0f}, {0.0f, 0.0f}, {-1.0f, 0.0f}, {0.5f, 1.0f}};
 
+    // One line per row of the matrix: the formatter would run the numbers together.
+    // clang-format off
     // The table of section 15.1.1: both keys of length 1.
     Matrix equal_keys(ENTRIES, D, {
          1.0f, 0.0f,  // k1
         -1.0f, 0.0f,  // k2
     });
+    // clang-format on
     compare("Keys of equal length", equal_keys, queries);
 
+    // One line per row of the matrix: the formatter would run the numbers together.
+    // clang-format off
     // The second key twice as long: the kernel now favours the shorter key.
     Matrix unequal_keys(ENTRIES, D, {
          1.0f, 0.0f,  // k1
         -2.0f, 0.0f,  // k2
     });
+    // clang-format on
     std::printf("\n");
     compare("Keys of different lengths", unequal_keys, queries);
     return 0;

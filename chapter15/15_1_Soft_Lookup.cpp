@@ -57,6 +57,8 @@ static const char* USAGE =
 int main(int argc, char** argv) {
     Options(argc, argv, USAGE).done();
     std::vector<float> query = {1.0f, 0.0f};
+    // One line per row of the matrix: the formatter would run the numbers together.
+    // clang-format off
     Matrix keys(ENTRIES, D, {
          1.0f, 0.0f,  // k1
         -1.0f, 0.0f,  // k2
@@ -65,6 +67,7 @@ int main(int argc, char** argv) {
         2.0f, 0.0f,  // v1
         0.0f, 4.0f,  // v2
     });
+    // clang-format on
 
     // print(scores), print(weights), print(z), as the listing does.
     Lookup book = soft_lookup(query, keys, values);
@@ -97,8 +100,7 @@ int main(int argc, char** argv) {
 
     std::vector<float> opposite_query = {-1.0f, 0.0f};
     Lookup opposite = soft_lookup(opposite_query, keys, values);
-    std::printf("\nq = (%g, %g): the weights reverse, so v2 contributes more\n", opposite_query[0],
-                opposite_query[1]);
+    std::printf("\nq = (%g, %g): the weights reverse, so v2 contributes more\n", opposite_query[0], opposite_query[1]);
     print_lookup(opposite);
     std::printf("  the weights of q = (%g, %g) in reverse order: %s\n", query[0], query[1],
                 yes_no(opposite.weights[0] == book.weights[1] && opposite.weights[1] == book.weights[0]));
@@ -108,8 +110,8 @@ int main(int argc, char** argv) {
     new_values(0, 0) = 3.0f;
     new_values(0, 1) = 2.0f;
     Lookup changed = soft_lookup(query, keys, new_values);
-    std::printf("\nv1 = (%g, %g), q = (%g, %g): the same weights, a different z\n", new_values(0, 0),
-                new_values(0, 1), query[0], query[1]);
+    std::printf("\nv1 = (%g, %g), q = (%g, %g): the same weights, a different z\n", new_values(0, 0), new_values(0, 1),
+                query[0], query[1]);
     print_lookup(changed);
     std::printf("  scores and weights unchanged: %s; z changed: %s\n",
                 yes_no(changed.scores == book.scores && changed.weights == book.weights), yes_no(changed.z != book.z));

@@ -21,9 +21,10 @@ int main(int argc, char** argv) {
     options.done();
 
     const Params model = random_start(seed);
-    std::printf("Lab 4's model at its starting values: seed %llu, every entry normal with\n"
-                "standard deviation %g, output bias zero.\n\n",
-                (unsigned long long)seed, double(INIT_SCALE));
+    std::printf(
+        "Lab 4's model at its starting values: seed %llu, every entry normal with\n"
+        "standard deviation %g, output bias zero.\n\n",
+        (unsigned long long)seed, double(INIT_SCALE));
 
     std::printf("Vocabulary, %d tokens:\n ", VOCAB);
     for (int i = 0; i < VOCAB; i++) std::printf(" %s", vocabulary()[i].c_str());

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "colour_pictures.hpp"  // show, chart_over_updates, show_wear_row, show_heatmap
+#include "colour_pictures.hpp"     // show, chart_over_updates, show_wear_row, show_heatmap
 #include "colour_recall_fast.hpp"  // train_step_fast: train_step, faster
 #include "plot.hpp"
 
@@ -41,7 +41,7 @@ struct Run {
 };
 
 static Run train_and_measure(const Params& start, float lr, int updates, const std::vector<Example>& train,
-                      const std::vector<Example>& valid) {
+                             const std::vector<Example>& valid) {
     Run run{start, {}};
     Adam adam(lr);
     run.history.push_back(measure(run.trained, train, valid));
@@ -71,13 +71,13 @@ static int first_full_weight(const Run& run) {
 // and reloaded model must give them exactly.
 static void print_exact(const Params& p, const Measurement& m, const Example& red) {
     Forward f = forward(p, red.tokens);
-    std::printf("To 9 digits: training loss %.9g, red prefix's score (logit) for red %.9g\n\n",
-                double(m.training_loss), double(f.logits(0, token_id("red"))));
+    std::printf("To 9 digits: training loss %.9g, red prefix's score (logit) for red %.9g\n\n", double(m.training_loss),
+                double(f.logits(0, token_id("red"))));
 }
 
 // What the trained model does with the black prefix and the validation prefixes.
 static void print_trained_rows(const Params& trained, const Params* start, const Example& black,
-                        const std::vector<Example>& valid) {
+                               const std::vector<Example>& valid) {
     Forward f = forward(trained, black.tokens);
     std::printf("The black prefix, \"%s\":\n  attention row at wear:", black.text.c_str());
     for (int j = 0; j < f.weights.cols; j++) std::printf(" %.3f", f.weights(0, j));
@@ -126,8 +126,8 @@ static void draw_training(const Run& run, const Example& red, const std::string&
 
 // One trained matrix as a heatmap, with its range, and with --svg its SVG file.
 static void draw_matrix(const char* title, const Matrix& values, const std::vector<std::string>& row_labels,
-                 const std::vector<std::string>& col_labels, const char* x_label, const char* y_label,
-                 const char* file, const std::string& svg_dir) {
+                        const std::vector<std::string>& col_labels, const char* x_label, const char* y_label,
+                        const char* file, const std::string& svg_dir) {
     Heatmap map{title, values, row_labels, col_labels};
     map.x_label = x_label, map.y_label = y_label;
     show_heatmap(map, file, svg_dir);
@@ -202,10 +202,11 @@ int main(int argc, char** argv) {
     const Params start = random_start(seed, VOCAB, scale);
     if (!init_file.empty()) save_params(init_file, start);
 
-    std::printf("Lab 5: Adam at lr %g for %d updates from seed %llu (starting scale %.2g), full batch:\n"
-                "each update uses the mean loss over the 9 training prefixes. The first two columns\n"
-                "describe the attention row at wear (position 10) in \"%s\".\n\n",
-                double(lr), updates, (unsigned long long)seed, double(scale), red.text.c_str());
+    std::printf(
+        "Lab 5: Adam at lr %g for %d updates from seed %llu (starting scale %.2g), full batch:\n"
+        "each update uses the mean loss over the 9 training prefixes. The first two columns\n"
+        "describe the attention row at wear (position 10) in \"%s\".\n\n",
+        double(lr), updates, (unsigned long long)seed, double(scale), red.text.c_str());
     Run run = train_and_measure(start, lr, updates, train, valid);
     print_table(run);
     std::printf("\n");
@@ -225,10 +226,10 @@ int main(int argc, char** argv) {
         Run slow = train_and_measure(start, slow_lr, slow_updates, train, valid);
         print_table(slow);
         if (first_full_weight(run) >= 0 && first_full_weight(slow) >= 0)
-            std::printf("\nPosition 5 first has 1.000 of the weight after %d updates at lr %g, and after %d at lr %g.\n",
-                        first_full_weight(run), double(lr), first_full_weight(slow), double(slow_lr));
-        else
-            std::printf("\nPosition 5 does not reach 1.000 of the weight in both runs from this start.\n");
+            std::printf(
+                "\nPosition 5 first has 1.000 of the weight after %d updates at lr %g, and after %d at lr %g.\n",
+                first_full_weight(run), double(lr), first_full_weight(slow), double(slow_lr));
+        else std::printf("\nPosition 5 does not reach 1.000 of the weight in both runs from this start.\n");
     }
     if (!svg_dir.empty()) std::printf("\nSVG pictures written to %s/.\n", svg_dir.c_str());
     return 0;

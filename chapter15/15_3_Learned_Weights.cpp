@@ -25,11 +25,12 @@ static bool explain(const Params& p, const Example& e) {
                     f.weights(0, j));
         float adds[3];
         for (int k = 0; k < 3; k++) {
-            adds[k] = adds_to_score(p, f, j, token_id(COLOURS[k]));  // weight x value x W_out
+            adds[k] = adds_to_score(p, f, j, token_id(COLOURS[k]));                      // weight x value x W_out
             std::printf(" %+7.1f", std::fabs(adds[k]) < 0.05f ? 0.0 : double(adds[k]));  // no "-0.0"
         }
         if (j == COLOUR_POS)
-            for (int k = 0; k < 3; k++) colour_first = colour_first && (token_id(COLOURS[k]) == e.target || adds[k] < adds[target_k]);
+            for (int k = 0; k < 3; k++)
+                colour_first = colour_first && (token_id(COLOURS[k]) == e.target || adds[k] < adds[target_k]);
         std::printf("\n");
         if (j != COLOUR_POS) {
             other_low = std::fmin(other_low, f.scores(0, j));
@@ -62,9 +63,9 @@ int main(int argc, char** argv) {
     bool red = explain(trained, train[0]);    // The team colour is red . So the players wear
     bool black = explain(trained, train[6]);  // The team colour is black . So the players wear
     if (red && black)
-        std::printf("In both, only the key at the stated colour matches the wear query, and that\n"
-                    "position's value raises the stated colour's score the most.\n");
-    else
-        std::printf("Here the colour's position does not dominate in both prefixes.\n");
+        std::printf(
+            "In both, only the key at the stated colour matches the wear query, and that\n"
+            "position's value raises the stated colour's score the most.\n");
+    else std::printf("Here the colour's position does not dominate in both prefixes.\n");
     return 0;
 }

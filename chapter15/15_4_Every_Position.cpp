@@ -20,12 +20,12 @@ static SelfAttention self_attention(const Params& p, const std::vector<int>& tok
     s.X = Matrix(T, D);  // (T x D): one embedding row per position
     for (int t = 0; t < T; t++)
         for (int c = 0; c < D; c++) s.X(t, c) = p.embeddings(tokens[t], c);
-    s.Q = matmul(s.X, p.W_Q);                                                     // (T x D_K)
-    s.K = matmul(s.X, p.W_K);                                                     // (T x D_K)
-    s.V = matmul(s.X, p.W_V);                                                     // (T x D_V)
-    s.S = scale(matmul(s.Q, transpose(s.K)), 1.0f / std::sqrt(float(D_K)));   // (T x T): rows queries, columns keys
-    s.A = softmax_rows(masked ? add(s.S, causal_mask(T)) : s.S);                  // (T x T)
-    s.Z = matmul(s.A, s.V);                                                       // (T x D_V)
+    s.Q = matmul(s.X, p.W_Q);                                                // (T x D_K)
+    s.K = matmul(s.X, p.W_K);                                                // (T x D_K)
+    s.V = matmul(s.X, p.W_V);                                                // (T x D_V)
+    s.S = scale(matmul(s.Q, transpose(s.K)), 1.0f / std::sqrt(float(D_K)));  // (T x T): rows queries, columns keys
+    s.A = softmax_rows(masked ? add(s.S, causal_mask(T)) : s.S);             // (T x T)
+    s.Z = matmul(s.A, s.V);                                                  // (T x D_V)
     return s;
 }
 
@@ -57,8 +57,7 @@ static void check_rows(const Matrix& A, bool masked) {
     if (masked)
         std::printf("  no row puts weight on a later position: %s (largest such weight %g)\n",
                     latest == 0.0 ? "yes" : "NO", latest);
-    else
-        std::printf("  largest weight on a later position: %.3f\n", latest);
+    else std::printf("  largest weight on a later position: %.3f\n", latest);
 }
 
 static void show_model(const Params& p, const Example& sentence, const char* title) {
@@ -79,9 +78,10 @@ static void show_model(const Params& p, const Example& sentence, const char* tit
         double gap = std::fabs(masked.Z(9, c) - f.z(0, c));
         if (gap > difference) difference = gap;  // not std::fmax: gcc 12 for aarch64 crashes vectorizing that at -O2
     }
-    std::printf("  row 10 of Z with the mask is the context vector at wear that training scored:\n"
-                "  largest difference %g\n\n",
-                difference);
+    std::printf(
+        "  row 10 of Z with the mask is the context vector at wear that training scored:\n"
+        "  largest difference %g\n\n",
+        difference);
 }
 
 static const char* USAGE =
@@ -104,15 +104,22 @@ int main(int argc, char** argv) {
     SelfAttention s = self_attention(start, sentence.tokens, true);
     std::printf("The five shapes, with T = %d positions:\n", T);
     std::printf("  %-6s %-28s %-6s %s\n", "Matrix", "Meaning", "Shape", "here");
-    const struct { const char* name; const char* meaning; const char* shape; const Matrix& m; } rows[] = {
-        {"X", "embedding rows", "T x 8", s.X},          {"Q, K", "query and key rows", "T x 4", s.Q},
-        {"V", "value rows", "T x 8", s.V},              {"S, A", "scores and attention weights", "T x T", s.A},
+    const struct {
+        const char* name;
+        const char* meaning;
+        const char* shape;
+        const Matrix& m;
+    } rows[] = {
+        {"X", "embedding rows", "T x 8", s.X}, {"Q, K", "query and key rows", "T x 4", s.Q},
+        {"V", "value rows", "T x 8", s.V},     {"S, A", "scores and attention weights", "T x T", s.A},
         {"Z", "context rows", "T x 8", s.Z},
     };
-    for (const auto& r : rows) std::printf("  %-6s %-28s %-6s %d x %d\n", r.name, r.meaning, r.shape, r.m.rows, r.m.cols);
+    for (const auto& r : rows)
+        std::printf("  %-6s %-28s %-6s %d x %d\n", r.name, r.meaning, r.shape, r.m.rows, r.m.cols);
     std::printf("\n");
 
-    const std::string before = formatted("Lab 4's model before training (seed %llu):", (unsigned long long)DEFAULT_SEED);
+    const std::string before =
+        formatted("Lab 4's model before training (seed %llu):", (unsigned long long)DEFAULT_SEED);
     show_model(start, sentence, before.c_str());
     show_model(trained_model(), sentence, "After 200 updates at lr 0.03:");
     return 0;

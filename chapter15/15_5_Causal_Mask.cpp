@@ -13,9 +13,9 @@
 #include "cli.hpp"
 #include "matrix.hpp"
 
-constexpr int T = 11;                   // positions in the recorded sentence
-constexpr int LAST = 3;                 // the last three positions: players, wear, red
-constexpr int WEAR = 9;                 // the row at position 10 (counting from 0 here)
+constexpr int T = 11;                    // positions in the recorded sentence
+constexpr int LAST = 3;                  // the last three positions: players, wear, red
+constexpr int WEAR = 9;                  // the row at position 10 (counting from 0 here)
 constexpr float LARGE_NEGATIVE = -1e9f;  // what implementations often use for -inf (15.5.2)
 
 static const char* SENTENCE[T] = {"The", "team", "colour", "is", "red", ".", "So", "the", "players", "wear", "red"};

@@ -42,11 +42,13 @@ int main(int argc, char** argv) {
     show_colours(trained, blue_then_red, vocabulary());
     Forward first = forward(trained, tokenize(red_then_blue)), second = forward(trained, tokenize(blue_then_red));
     double difference = 0.0;
-    for (int i = 0; i < VOCAB; i++) difference = std::fmax(difference, double(std::fabs(first.probs(0, i) - second.probs(0, i))));
+    for (int i = 0; i < VOCAB; i++)
+        difference = std::fmax(difference, double(std::fabs(first.probs(0, i) - second.probs(0, i))));
     std::printf("\n  The same prediction in both orders: %s (largest difference over all %d tokens %.1e)\n",
                 difference < 1e-6 ? "yes" : "NO", VOCAB, difference);
-    std::printf("  Each colour keeps its score and weight wherever it stands, so the model cannot\n"
-                "  prefer the later colour.\n\n");
+    std::printf(
+        "  Each colour keeps its score and weight wherever it stands, so the model cannot\n"
+        "  prefer the later colour.\n\n");
 
     // (b) A vocabulary with the words these sentences need, and any weights.
     std::vector<std::string> words = vocabulary();
@@ -54,9 +56,10 @@ int main(int argc, char** argv) {
     const int vocab = int(words.size());
     const std::string players = "The teams wear blue . The referees wear red . So the players wear";
     const std::string officials = "The teams wear blue . The referees wear red . So the officials wear";
-    std::printf("(b) Two subjects, with a model over %d tokens (the %d above, teams, referees, officials)\n"
-                "    and random weights; three random starts:\n\n",
-                vocab, VOCAB);
+    std::printf(
+        "(b) Two subjects, with a model over %d tokens (the %d above, teams, referees, officials)\n"
+        "    and random weights; three random starts:\n\n",
+        vocab, VOCAB);
     std::printf("  seed  ending                 weight on blue  weight on red  blue/red  exp(s_blue - s_red)\n");
     double worst = 0.0;  // largest relative difference of blue/red between the two endings
     for (uint64_t seed = 1; seed <= 3; seed++) {
@@ -67,17 +70,18 @@ int main(int argc, char** argv) {
             const int blue = 3, red = 8;  // positions of blue and red (0-based) in both sentences
             ratio[k] = f.weights(0, blue) / f.weights(0, red);
             std::printf("  %4llu  %-21s  %14.4f  %13.4f  %8.4f  %19.4f\n", (unsigned long long)seed,
-                        k == 0 ? "...the players wear" : "...the officials wear", f.weights(0, blue),
-                        f.weights(0, red), ratio[k], exp_f(f.scores(0, blue) - f.scores(0, red)));
+                        k == 0 ? "...the players wear" : "...the officials wear", f.weights(0, blue), f.weights(0, red),
+                        ratio[k], exp_f(f.scores(0, blue) - f.scores(0, red)));
         }
         worst = std::fmax(worst, std::fabs(ratio[0] - ratio[1]) / ratio[0]);
     }
     std::printf("\n  blue/red is the same for both endings: %s (largest relative difference %.1e)\n",
                 worst < 1e-5 ? "yes" : "NO", worst);
-    std::printf("  The weights themselves change with the ending, but blue/red does not: it is\n"
-                "  exp(s_blue - s_red), and the query at wear and the keys at blue and red are\n"
-                "  the same in both sentences. That holds for every choice of weights, not only\n"
-                "  these: preferring the team's colour for the players needs a query at wear that\n"
-                "  also depends on players, which takes an earlier layer.\n");
+    std::printf(
+        "  The weights themselves change with the ending, but blue/red does not: it is\n"
+        "  exp(s_blue - s_red), and the query at wear and the keys at blue and red are\n"
+        "  the same in both sentences. That holds for every choice of weights, not only\n"
+        "  these: preferring the team's colour for the players needs a query at wear that\n"
+        "  also depends on players, which takes an earlier layer.\n");
     return 0;
 }

@@ -29,8 +29,8 @@ inline Heatmap wear_over_updates(const std::vector<Measurement>& history, const 
     const int updates = int(history.size()) - 1, T = int(red.tokens.size());
     // A round number of updates, at least 1 (a short run's ticks are fractions).
     const int label_step = svg ? std::max(1, int(nice_ticks(0, updates)[1])) : every * 5;
-    Heatmap h{"Attention row at wear (position 10) over the updates, red prefix", Matrix(T, updates / every + 1),
-              {}, {}};
+    Heatmap h{
+        "Attention row at wear (position 10) over the updates, red prefix", Matrix(T, updates / every + 1), {}, {}};
     h.lo = 0.0f, h.hi = 1.0f;
     if (svg) h.x_label = "update", h.y_label = "key position";
     for (int j = 0; j < T; j++) {

@@ -31,8 +31,8 @@ constexpr int COLOUR_POS = 4;  // the stated colour is at position 5 (index 4) i
 
 // The words and punctuation of the lab texts: 17 tokens. "The" and "the" differ.
 constexpr int VOCAB = 17;
-const char* const WORDS[VOCAB] = {"The", "team", "colour", "is", "red",  "blue", "black", ".",   "game",
-                                  "starting", "players", "are", "on", "court", "So", "the", "wear"};
+const char* const WORDS[VOCAB] = {"The",      "team",    "colour", "is", "red",   "blue", "black", ".",   "game",
+                                  "starting", "players", "are",    "on", "court", "So",   "the",   "wear"};
 inline const std::vector<std::string>& vocabulary() {
     static const std::vector<std::string> words(WORDS, WORDS + VOCAB);
     return words;
@@ -155,7 +155,7 @@ inline Forward forward(const Params& p, const std::vector<int>& tokens) {
     f.V = matmul(f.X, p.W_V);     // (T x D_V): V = X W_V, one value row per position
 
     const float score_scale = 1.0f / std::sqrt(float(D_K));  // divide by 2
-    f.scores = Matrix(1, T);                                    // (1 x T)
+    f.scores = Matrix(1, T);                                 // (1 x T)
     for (int j = 0; j < T; j++) f.scores(0, j) = dot(f.q.row(0), f.K.row(j), D_K) * score_scale;
     f.weights = softmax_rows(f.scores);  // (1 x T)
 
@@ -181,8 +181,8 @@ inline float cross_entropy(const Matrix& logits, int target) {
 // BEGIN SOLUTION exercise 15.3: the backward pass, which you write in ex3_Colour_Backward.cpp
 // STUB: void backward(const Params& p, const std::vector<int>& tokens, const Forward& f, int target,
 // STUB:               float loss_weight, Params& grad);
-inline void backward(const Params& p, const std::vector<int>& tokens, const Forward& f, int target,
-                     float loss_weight, Params& grad) {
+inline void backward(const Params& p, const std::vector<int>& tokens, const Forward& f, int target, float loss_weight,
+                     Params& grad) {
     const int T = int(tokens.size()), vocab = p.bias.cols;
     const float score_scale = 1.0f / std::sqrt(float(D_K));
 
@@ -338,7 +338,7 @@ struct Measurement {
     float p_colour[3];            // p(red), p(blue), p(black) for that prefix
     int predicted;                // its most probable next token
     float training_loss, validation_loss;
-    int validation_correct;       // of 3
+    int validation_correct;  // of 3
 };
 
 inline Measurement measure(const Params& p, const std::vector<Example>& train, const std::vector<Example>& valid) {
@@ -445,18 +445,21 @@ inline Params parse_params(const std::string& text, const std::string& path) {
             fail_at(path, at, formatted("the file ends where block '%s %d %d' should start", name, A.rows, A.cols));
         std::vector<std::string> header = split_words(lines[at]);
         if (header.size() != 3 || header[0] != name)
-            fail_at(path, at, formatted("expected the header '%s %d %d', found '%s'", name, A.rows, A.cols,
-                                        shown(lines[at]).c_str()));
+            fail_at(path, at,
+                    formatted("expected the header '%s %d %d', found '%s'", name, A.rows, A.cols,
+                              shown(lines[at]).c_str()));
         if (header[1] != rows || header[2] != cols)
-            fail_at(path, at, formatted("block %s has shape %sx%s, the model needs %dx%d", name,
-                                        shown(header[1]).c_str(), shown(header[2]).c_str(), A.rows, A.cols));
+            fail_at(path, at,
+                    formatted("block %s has shape %sx%s, the model needs %dx%d", name, shown(header[1]).c_str(),
+                              shown(header[2]).c_str(), A.rows, A.cols));
         at++;
         for (int i = 0; i < A.rows; i++, at++) {
             if (at >= lines.size()) fail_at(path, at, formatted("the file ends inside block %s", name));
             std::vector<std::string> numbers = split_words(lines[at]);
             if (int(numbers.size()) != A.cols)
-                fail_at(path, at, formatted("row %d of %s has %d numbers, expected %d", i + 1, name,
-                                            int(numbers.size()), A.cols));
+                fail_at(
+                    path, at,
+                    formatted("row %d of %s has %d numbers, expected %d", i + 1, name, int(numbers.size()), A.cols));
             for (int j = 0; j < A.cols; j++) {
                 char* end = nullptr;
                 float x = std::strtof(numbers[j].c_str(), &end);

@@ -20,6 +20,8 @@ int main(int argc, char** argv) {
     // An input vector (e.g., one position's embedding)
     Matrix x(1, D_MODEL, {0.5f, -0.2f, 0.8f, 0.1f});
 
+    // One line per row of the matrix: the formatter would run the numbers together.
+    // clang-format off
     // Three learned projection matrices, (D_K x D_MODEL) and (D_V x D_MODEL)
     Matrix W_Q(D_K, D_MODEL, {
          0.3f, -0.1f,  0.4f,  0.2f,
@@ -36,6 +38,7 @@ int main(int argc, char** argv) {
          0.4f,  0.2f, -0.1f,  0.3f,
         -0.1f,  0.5f,  0.3f, -0.2f,
     });
+    // clang-format on
 
     Matrix q = project(x, W_Q);  // (1 x D_K)
     Matrix k = project(x, W_K);  // (1 x D_K)

@@ -17,6 +17,8 @@ static Matrix project(const Matrix& X, const Matrix& W) { return matmul(X, trans
 
 int main(int argc, char** argv) {
     takes_no_options(argc, argv);
+    // One line per row of the matrix: the formatter would run the numbers together.
+    // clang-format off
     Matrix X(SEQ_LEN, D_MODEL, {
          1.0f,  0.0f,  0.5f, -0.2f,  // the
          0.3f,  0.8f, -0.1f,  0.6f,  // cat
@@ -36,6 +38,7 @@ int main(int argc, char** argv) {
         +0.16f, +0.92f, -0.18f, +0.33f,
         -0.26f, -0.38f, +0.83f, +0.78f,
     });
+    // clang-format on
 
     Matrix Q = project(X, W_Q);  // (SEQ_LEN x D_K): one query row per position
     Matrix K = project(X, W_K);  // (SEQ_LEN x D_K): one key row per position

@@ -17,19 +17,21 @@ static void print_attention(const Matrix& X, const Matrix& Y) {
         float scores[N];
         for (int j = 0; j < N; j++) scores[j] = dot(X.row(i), Y.row(j), D);
         softmax(scores, N);
-        std::printf("  Word %c attends to: A=%.3f  B=%.3f  C=%.3f\n", 'A' + i, scores[0], scores[1],
-                    scores[2]);
+        std::printf("  Word %c attends to: A=%.3f  B=%.3f  C=%.3f\n", 'A' + i, scores[0], scores[1], scores[2]);
     }
 }
 
 int main(int argc, char** argv) {
     takes_no_options(argc, argv);
+    // One line per row of the matrix: the formatter would run the numbers together.
+    // clang-format off
     // Three vectors that are geometrically similar but semantically different
     Matrix X(N, D, {
         0.9f, 0.1f, 0.8f, 0.2f,  // word A
         0.8f, 0.2f, 0.7f, 0.3f,  // word B, similar to A
         0.1f, 0.9f, 0.2f, 0.8f,  // word C, different
     });
+    // clang-format on
 
     std::printf("Raw dot-product attention, no projections\n\n");
     print_attention(X, X);
@@ -40,6 +42,8 @@ int main(int argc, char** argv) {
     // With projections, A can attend to C
     std::printf("With learned Q/K projections:\n\n");
 
+    // One line per row of the matrix: the formatter would run the numbers together.
+    // clang-format off
     // W_Q designed so A's query aligns with C's key: it reverses the components.
     Matrix W_Q(D, D, {
         0, 0, 0, 1,
@@ -54,6 +58,7 @@ int main(int argc, char** argv) {
         0, 0, 1, 0,
         0, 0, 0, 1,
     });
+    // clang-format on
 
     // The listing stores each W as one row per output component, so X W^T.
     Matrix Q = matmul(X, transpose(W_Q));  // (N x D)

@@ -28,12 +28,14 @@ static Attention attention(const Matrix& X, const Matrix& WQ, const Matrix& WK, 
     // Raw Q K^T, no 1/sqrt(d_k): the book's listing does not scale, and Figure 20-5's weights are these. Chapter 15
     // (Lab 4 on, S = Q K^T / sqrt(d_k)) and the tiny model (attend_forward) divide the scores by sqrt(key width).
     Matrix weights = softmax_rows(matmul(Q, transpose(K)));  // (SL x SL)
-    Matrix out = matmul(weights, V);                          // (SL x DV)
+    Matrix out = matmul(weights, V);                         // (SL x DV)
     return {weights, out};
 }
 
 int main(int argc, char** argv) {
     takes_no_options(argc, argv);
+    // One line per row of the matrix: the formatter would run the numbers together.
+    // clang-format off
     Matrix X(SL, DM, {
          1.0f,  0.0f,  0.5f, -0.2f,  // the
          0.3f,  0.8f, -0.1f,  0.6f,  // cat
@@ -59,6 +61,7 @@ int main(int argc, char** argv) {
         +0.00f, +1.00f, +0.00f, +0.00f,
         +0.00f, +0.00f, +1.00f, +0.00f,
     });
+    // clang-format on
 
     Attention result = attention(X, WQ, WK, WV);
 
@@ -74,11 +77,9 @@ int main(int argc, char** argv) {
 
     std::printf("\nOutput vectors, d_v=%d\n\n", DV);
     for (int i = 0; i < SL; i++)
-        std::printf("  %-6s  [%+.3f, %+.3f, %+.3f]\n", words[i], result.out(i, 0), result.out(i, 1),
-                    result.out(i, 2));
+        std::printf("  %-6s  [%+.3f, %+.3f, %+.3f]\n", words[i], result.out(i, 0), result.out(i, 1), result.out(i, 2));
 
     std::printf("\nEvery row of the weight matrix sums to 1.\n");
-    std::printf("Parameters: W_Q %dx%d + W_K %dx%d + W_V %dx%d = %d\n", DK, DM, DK, DM, DV, DM,
-                (DK + DK + DV) * DM);
+    std::printf("Parameters: W_Q %dx%d + W_K %dx%d + W_V %dx%d = %d\n", DK, DM, DK, DM, DV, DM, (DK + DK + DV) * DM);
     return 0;
 }

@@ -39,13 +39,13 @@ struct Lanes {
     float operator[](int i) const { return v[i]; }
 };
 inline Lanes same_lanes(float x) { return Lanes{{x, x, x, x, x, x, x, x}}; }
-#define LANES_OP(op)                                                            \
-    inline Lanes operator op(Lanes a, Lanes b) {                                \
-        for (int i = 0; i < LANES; i++) a.v[i] = a.v[i] op b.v[i];              \
-        return a;                                                               \
-    }                                                                           \
-    inline Lanes operator op(Lanes a, float b) { return a op same_lanes(b); }   \
-    inline Lanes operator op(float a, Lanes b) { return same_lanes(a) op b; }   \
+#define LANES_OP(op)                                                          \
+    inline Lanes operator op(Lanes a, Lanes b) {                              \
+        for (int i = 0; i < LANES; i++) a.v[i] = a.v[i] op b.v[i];            \
+        return a;                                                             \
+    }                                                                         \
+    inline Lanes operator op(Lanes a, float b) { return a op same_lanes(b); } \
+    inline Lanes operator op(float a, Lanes b) { return same_lanes(a) op b; } \
     inline Lanes& operator op##=(Lanes& a, Lanes b) { return a = a op b; }
 LANES_OP(+)
 LANES_OP(-)
@@ -82,11 +82,12 @@ inline void transpose_lanes(Lanes* r) {
         a[i] = __builtin_shufflevector(r[i], r[i + 1], 0, 8, 1, 9, 4, 12, 5, 13);
         a[i + 1] = __builtin_shufflevector(r[i], r[i + 1], 2, 10, 3, 11, 6, 14, 7, 15);
     }
-    UNROLLED for (int i = 0; i < 8; i += 4)
+    UNROLLED for (int i = 0; i < 8; i += 4) {
         UNROLLED for (int j = 0; j < 2; j++) {
             b[i + 2 * j] = __builtin_shufflevector(a[i + j], a[i + j + 2], 0, 1, 8, 9, 4, 5, 12, 13);
             b[i + 2 * j + 1] = __builtin_shufflevector(a[i + j], a[i + j + 2], 2, 3, 10, 11, 6, 7, 14, 15);
         }
+    }
     UNROLLED for (int i = 0; i < 4; i++) {
         r[i] = __builtin_shufflevector(b[i], b[i + 4], 0, 1, 2, 3, 8, 9, 10, 11);
         r[i + 4] = __builtin_shufflevector(b[i], b[i + 4], 4, 5, 6, 7, 12, 13, 14, 15);
@@ -139,20 +140,20 @@ inline void side_by_side(DoublesBunch<M>& c) {
     (void)c;
 #endif
 }
-#define BUNCH_OP(op)                                                                                \
-    template <int M>                                                                                \
-    inline DoublesBunch<M> operator op(const DoublesBunch<M>& a, const DoublesBunch<M>& b) {        \
-        DoublesBunch<M> c;                                                                          \
-        UNROLLED for (int i = 0; i < M; i++) c.d[i] = a.d[i] op b.d[i];                             \
-        side_by_side(c);                                                                            \
-        return c;                                                                                   \
-    }                                                                                               \
-    template <int M>                                                                                \
-    inline DoublesBunch<M> operator op(const DoublesBunch<M>& a, double b) {                        \
-        DoublesBunch<M> c;                                                                          \
-        UNROLLED for (int i = 0; i < M; i++) c.d[i] = a.d[i] op b;                                  \
-        side_by_side(c);                                                                            \
-        return c;                                                                                   \
+#define BUNCH_OP(op)                                                                         \
+    template <int M>                                                                         \
+    inline DoublesBunch<M> operator op(const DoublesBunch<M>& a, const DoublesBunch<M>& b) { \
+        DoublesBunch<M> c;                                                                   \
+        UNROLLED for (int i = 0; i < M; i++) c.d[i] = a.d[i] op b.d[i];                      \
+        side_by_side(c);                                                                     \
+        return c;                                                                            \
+    }                                                                                        \
+    template <int M>                                                                         \
+    inline DoublesBunch<M> operator op(const DoublesBunch<M>& a, double b) {                 \
+        DoublesBunch<M> c;                                                                   \
+        UNROLLED for (int i = 0; i < M; i++) c.d[i] = a.d[i] op b;                           \
+        side_by_side(c);                                                                     \
+        return c;                                                                            \
     }
 BUNCH_OP(+)
 BUNCH_OP(-)
@@ -169,7 +170,8 @@ inline Doubles as_doubles(const Lanes& x) {
 #if defined(__AVX__) && !defined(__clang__)
     return __builtin_ia32_cvtps2pd256(__builtin_ia32_vextractf128_ps256(x, HALF));
 #else
-    return __builtin_convertvector(__builtin_shufflevector(x, x, 4 * HALF, 4 * HALF + 1, 4 * HALF + 2, 4 * HALF + 3), Doubles);
+    return __builtin_convertvector(__builtin_shufflevector(x, x, 4 * HALF, 4 * HALF + 1, 4 * HALF + 2, 4 * HALF + 3),
+                                   Doubles);
 #endif
 }
 
@@ -192,7 +194,8 @@ template <int N>
     UNROLLED for (int i = 0; i < N; i++) {
         Floats half[2];
         UNROLLED for (int j = 0; j < 2; j++) {
-            const Longs bits = ((Longs)shifted.d[2 * i + j] - rounder + 1023) << 52;  // two_to(k): k + 1023 in the exponent bits
+            const Longs bits = ((Longs)shifted.d[2 * i + j] - rounder + 1023)
+                               << 52;  // two_to(k): k + 1023 in the exponent bits
             half[j] = __builtin_convertvector(p.d[2 * i + j] * (Doubles)bits, Floats);
         }
         Lanes e = __builtin_shufflevector(half[0], half[1], 0, 1, 2, 3, 4, 5, 6, 7);

@@ -11,16 +11,18 @@
 #include <string>
 
 #include "cli.hpp"
-#include "matrix.hpp"  // Matrix, dot, softmax
-#include "keys.hpp"  // start_keys, read_key
+#include "matrix.hpp"                // Matrix, dot, softmax
+#include "keys.hpp"                  // start_keys, read_key
 #include "tiny_lookup_pictures.hpp"  // chart, bar, pair, lookup_svg, lookup_page, show_screen, move_query, parse_query
-#include "tiny_pictures.hpp"  // picture_options, write_pictures
+#include "tiny_pictures.hpp"         // picture_options, write_pictures
 
 constexpr int WORDS = 4;  // earlier words of the sentence
 constexpr int D = 2;      // numbers per arrow, so they fit on a flat chart
 
 // Made up, as the chapter's are: chosen so each word points its own way.
 const char* const word[WORDS] = {"bag", "fit", "car", "too"};
+// One line per row of the matrix: the formatter would run the numbers together.
+// clang-format off
 const Matrix keys(WORDS, D, {
      2.0f,  0.5f,  // bag
     -1.5f,  1.5f,  // fit
@@ -33,6 +35,7 @@ const Matrix values(WORDS, D, {
      2.0f, -1.0f,  // car
     -1.0f, -2.0f,  // too
 });
+// clang-format on
 const WordArrows arrows{word, keys, values};
 
 struct Lookup {
@@ -55,12 +58,13 @@ static Lookup soft_lookup(const float query[D]) {
 // What "small" reads at one query: the scores, the shares as bars, the mix.
 static std::string report(const float query[D], const Style& style) {
     Lookup r = soft_lookup(query);
-    std::string out = formatted("The query for \"small\" is %s.\n\n  word  key             score   share\n",
-                                pair(query).c_str());
+    std::string out =
+        formatted("The query for \"small\" is %s.\n\n  word  key             score   share\n", pair(query).c_str());
     for (int w = 0; w < WORDS; w++)
         out += trim_right(formatted("  %-4s  %s  %6.2f  %5.1f%%  %s", word[w], pair(keys.row(w)).c_str(),
                                     double(r.score[w]) + 0.0, 100.0 * r.weights[w],
-                                    bar(r.weights[w], style, WORD_COLOUR[w]).c_str())) + "\n";
+                                    bar(r.weights[w], style, WORD_COLOUR[w]).c_str())) +
+               "\n";
     float total = 0.0f;
     for (int w = 0; w < WORDS; w++) total += r.weights[w];
     out += formatted("  the shares add up to %.1f%%\n\n  word  value           share x value\n", 100.0 * total);
@@ -110,8 +114,9 @@ int main(int argc, char** argv) {
     const float a[D] = {2.0f, 1.0f}, b[D] = {3.0f, 0.0f};
     std::printf("The dot product of 2, 1 and 3, 0: 2 x 3 + 1 x 0 = %g\n\n", dot(a, b, D));
 
-    std::printf("Four earlier words of the sentence as arrows. Their numbers are made up,\n"
-                "two each so they fit on a flat chart; a real model learns them.\n\n");
+    std::printf(
+        "Four earlier words of the sentence as arrows. Their numbers are made up,\n"
+        "two each so they fit on a flat chart; a real model learns them.\n\n");
     std::fputs(chart(arrows, query, style).c_str(), stdout);
     std::printf("\n%s", report(query, style).c_str());
     if (!given_query) {
@@ -122,7 +127,8 @@ int main(int argc, char** argv) {
         std::printf("\nAt the very middle every score is 0:\n%s", report(middle, style).c_str());
     }
     const Lookup r = soft_lookup(query);
-    write_pictures(pictures, [&] { return lookup_svg(arrows, query, r.weights, r.found); },
-                   [&] { return lookup_page(arrows, query, r.weights, r.found); });
+    write_pictures(
+        pictures, [&] { return lookup_svg(arrows, query, r.weights, r.found); },
+        [&] { return lookup_page(arrows, query, r.weights, r.found); });
     return 0;
 }

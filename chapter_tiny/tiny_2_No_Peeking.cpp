@@ -17,7 +17,7 @@
 
 #include "cli.hpp"
 #include "tiny_model_path.hpp"  // model_option
-#include "tiny_pictures.hpp"  // picture_options, write_pictures
+#include "tiny_pictures.hpp"    // picture_options, write_pictures
 #include "tiny_reading.hpp"     // Reading, head_option, triangle_svg, triangle_page
 
 constexpr uint64_t SHUFFLE_SEED = 1;  // the one shuffle of "Why positions matter"
@@ -36,9 +36,11 @@ constexpr int FIRST = 4;  // the letters of the small case
 static void print_mask(const Tape& tape, const std::string& text, int b, int h) {
     const int T = std::min(FIRST, tape.T);
     std::vector<float> found(size_t(T) * WIDTH), weights(size_t(HEADS) * T * T);  // (T,W), (HEADS,T,T)
-    attend_forward(found.data(), weights.data(), tape.block[b].lookups, T);  // lookups' first T rows (T,3W)
-    std::printf("Where the mask is: attend_forward (tiny_model.hpp) scores letter t against letters s = 0 to t,\n"
-                "`for (int s = 0; s <= t; s++)`, and writes 0 after t. Run on the first %d letters alone:\n\n", T);
+    attend_forward(found.data(), weights.data(), tape.block[b].lookups, T);       // lookups' first T rows (T,3W)
+    std::printf(
+        "Where the mask is: attend_forward (tiny_model.hpp) scores letter t against letters s = 0 to t,\n"
+        "`for (int s = 0; s <= t; s++)`, and writes 0 after t. Run on the first %d letters alone:\n\n",
+        T);
     std::printf("              ");
     for (int s = 0; s < T; s++) std::printf("%8c", shown(text[s]));
     std::printf("\n");
@@ -85,7 +87,8 @@ static void print_row(const Tape& tape, const std::string& text, int b, int h, i
         const std::string bar(size_t(std::lround(w * 50)), '#');
         std::string note = s == biggest ? "   <- the largest" : "";
         if (s == space) note += note.empty() ? "   <- the space before its word" : ", the space before its word";
-        std::string line = formatted("  %2d '%c'  %5.1f%%  %s%s", s, shown(text[s]), 100.0 * w, bar.c_str(), note.c_str());
+        std::string line =
+            formatted("  %2d '%c'  %5.1f%%  %s%s", s, shown(text[s]), 100.0 * w, bar.c_str(), note.c_str());
         while (line.back() == ' ') line.pop_back();
         std::printf("%s\n", line.c_str());
     }
@@ -161,7 +164,8 @@ struct ShuffleResult {
 };
 
 // order[s] is the seat letter s moves to.
-static ShuffleResult shuffle_scores(const TinyModel& model, const std::vector<int>& ids, const std::vector<int>& order) {
+static ShuffleResult shuffle_scores(const TinyModel& model, const std::vector<int>& ids,
+                                    const std::vector<int>& order) {
     const int T = int(ids.size());
     std::vector<int> shuffled(T);
     for (int s = 0; s < T; s++) shuffled[order[s]] = ids[s];
@@ -204,14 +208,15 @@ static void why_positions_matter(const TinyModel& model, const std::vector<int>&
         std::printf("    %2d '%c'  %2d -> %2d     %7.3f -> %7.3f          %7.3f -> %7.3f\n", s, shown(text[s]), s,
                     order[s], no_seats.before(0, s), no_seats.after(0, order[s]), seats.before(0, s),
                     seats.after(0, order[s]));
-    std::printf("  Without the position table, %d of the %d scores (%d letters x %d heads) changed; the largest change is %g.\n",
-                no_seats.changed, t * HEADS, t, HEADS, no_seats.largest_change);
+    std::printf(
+        "  Without the position table, %d of the %d scores (%d letters x %d heads) changed; the largest change is "
+        "%g.\n",
+        no_seats.changed, t * HEADS, t, HEADS, no_seats.largest_change);
     std::printf("  With the position table, %d of the %d scores changed; the largest change is %.3f.\n", seats.changed,
                 t * HEADS, seats.largest_change);
     if (no_seats.changed == 0 && seats.changed > 0)
         std::printf("  So attention alone cannot tell which letter came first; the seats tell it.\n");
-    else
-        std::printf("  Unexpected: without the seats the scores should not change, and with them they should.\n");
+    else std::printf("  Unexpected: without the seats the scores should not change, and with them they should.\n");
 }
 
 // ---------------------------------------------------------------------------
@@ -251,13 +256,15 @@ int main(int argc, char** argv) {
     auto space_hits = [&](int bb, int hh) { return space_before_word_count(tape, text, bb, hh); };
     if (!chosen.given) {
         best_head(space_hits, block, head);
-        std::printf("%s, the head whose largest weight most often falls on the space before the\n"
-                    "current word: at %d of the %zu letters after a word's first letter.\n\n",
-                    head_name(block, head).c_str(), space_hits(block, head), counted.size());
+        std::printf(
+            "%s, the head whose largest weight most often falls on the space before the\n"
+            "current word: at %d of the %zu letters after a word's first letter.\n\n",
+            head_name(block, head).c_str(), space_hits(block, head), counted.size());
     } else {
-        std::printf("%s: its largest weight falls on the space before the current word at %d\n"
-                    "of the %zu letters after a word's first letter.\n\n",
-                    head_name(block, head).c_str(), space_hits(block, head), counted.size());
+        std::printf(
+            "%s: its largest weight falls on the space before the current word at %d\n"
+            "of the %zu letters after a word's first letter.\n\n",
+            head_name(block, head).c_str(), space_hits(block, head), counted.size());
     }
     print_mask(tape, text, block, head);
     print_triangle(tape, text, block, head, fancy_output());
@@ -269,7 +276,8 @@ int main(int argc, char** argv) {
     std::printf("\n");
     why_positions_matter(reading.model, reading.ids, text);
 
-    write_pictures(pictures, [&] { return triangle_svg(tape, text, block, head, row, false); },
-                   [&] { return triangle_page(tape, text, block, head, row); });
+    write_pictures(
+        pictures, [&] { return triangle_svg(tape, text, block, head, row, false); },
+        [&] { return triangle_page(tape, text, block, head, row); });
     return 0;
 }

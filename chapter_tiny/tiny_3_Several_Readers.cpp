@@ -1,4 +1,5 @@
-// tiny_3_Several_Readers.cpp: "Several readers at once": where each of the 8 heads looks, and what training made them do.
+// tiny_3_Several_Readers.cpp: "Several readers at once": where each of the 8 heads looks, and what
+// training made them do.
 // Book section: tiny.3
 //
 // Two blocks of four heads, each with its own knobs for queries, keys and
@@ -14,7 +15,7 @@
 
 #include "cli.hpp"
 #include "tiny_model_path.hpp"  // model_option
-#include "tiny_pictures.hpp"  // picture_options, write_pictures
+#include "tiny_pictures.hpp"    // picture_options, write_pictures
 #include "tiny_reading.hpp"
 
 constexpr int TOP = 3;  // reads listed per head
@@ -56,18 +57,21 @@ static void print_statistics(const Tape& tape, const std::string& text) {
     const int T = tape.T;
     const int counted = int(after_word_start(text).size());
     std::printf("\nThe chapter's statistics for our model, over this sentence's %d letters after the first:\n", T - 1);
-    std::printf("  previous:  at how many of the %d letters that have one the largest weight is on the previous character\n",
-                T - 1);
-    std::printf("  space:     at how many of the %d letters after a word's first letter (in a word with a space before\n"
-                "             it) the largest weight is on that space\n", counted);
+    std::printf(
+        "  previous:  at how many of the %d letters that have one the largest weight is on the previous character\n",
+        T - 1);
+    std::printf(
+        "  space:     at how many of the %d letters after a word's first letter (in a word with a space before\n"
+        "             it) the largest weight is on that space\n",
+        counted);
     std::printf("  near:      the average share on the letter itself and the two before it\n");
     std::printf("  look-back: the average distance back, in letters (the weights times t - s)\n\n");
     std::printf("  head              previous     space    near   look-back\n");
     for (int b = 0; b < BLOCKS; b++)
         for (int h = 0; h < HEADS; h++)
             std::printf("  %s    %2d of %2d  %2d of %2d  %5.1f%%   %5.2f\n", head_name(b, h).c_str(),
-                        previous_character_count(tape, b, h), T - 1, space_before_word_count(tape, text, b, h),
-                        counted, 100.0 * near_share(tape, b, h), look_back(tape, b, h));
+                        previous_character_count(tape, b, h), T - 1, space_before_word_count(tape, text, b, h), counted,
+                        100.0 * near_share(tape, b, h), look_back(tape, b, h));
 }
 
 // The smallest and largest of a statistic over one block's heads.
@@ -88,19 +92,22 @@ static void print_in_the_chapters_words(const Tape& tape, const std::string& tex
     best_head(previous, pb, ph);
     best_head(space, sb, sh);
     std::printf("\nIn the chapter's words, with our model's numbers:\n");
-    std::printf("  Our previous-character reader is %s: it gives its largest weight\n"
-                "  to the previous character at %d of the %d positions that have one.\n",
-                head_in_words(pb, ph).c_str(), previous(pb, ph), T - 1);
-    std::printf("  Our reader of the space before a word is %s. At %d of the %d positions\n"
-                "  after a word's first letter, with a space before the word, it gives that space its largest weight.\n",
-                head_in_words(sb, sh).c_str(), space(sb, sh), counted);
+    std::printf(
+        "  Our previous-character reader is %s: it gives its largest weight\n"
+        "  to the previous character at %d of the %d positions that have one.\n",
+        head_in_words(pb, ph).c_str(), previous(pb, ph), T - 1);
+    std::printf(
+        "  Our reader of the space before a word is %s. At %d of the %d positions\n"
+        "  after a word's first letter, with a space before the word, it gives that space its largest weight.\n",
+        head_in_words(sb, sh).c_str(), space(sb, sh), counted);
     float near_lo, near_hi, back_lo, back_hi, first_back_lo, first_back_hi;
     block_range(0, near, near_lo, near_hi);
     block_range(1, back, back_lo, back_hi);
     block_range(0, back, first_back_lo, first_back_hi);
-    std::printf("  The heads of the first block put %.0f%% to %.0f%% of their weight on the letter itself and\n"
-                "  the two before it.",
-                100.0 * near_lo, 100.0 * near_hi);
+    std::printf(
+        "  The heads of the first block put %.0f%% to %.0f%% of their weight on the letter itself and\n"
+        "  the two before it.",
+        100.0 * near_lo, 100.0 * near_hi);
     std::printf(" The heads of the second block read %.1f to %.1f letters back on average\n", back_lo, back_hi);
     std::printf("  (the first block's: %.1f to %.1f), so the second block %s.\n", first_back_lo, first_back_hi,
                 back_lo > first_back_hi   ? "reaches further, every head of it"
@@ -149,10 +156,12 @@ int main(int argc, char** argv) {
     write_pictures(
         pictures, [&] { return arcs_svg(tape, text, at, false); },
         [&] {
-            const std::string intro = formatted("The tiny model's eight heads reading \"%s\". Point at a letter (on a "
-                                                "phone, tap it), or click the picture and use the left and right arrow "
-                                                "keys, to see where each head looks from it: each arc runs back to a "
-                                                "letter it reads, darker for more.", text.c_str());
+            const std::string intro = formatted(
+                "The tiny model's eight heads reading \"%s\". Point at a letter (on a "
+                "phone, tap it), or click the picture and use the left and right arrow "
+                "keys, to see where each head looks from it: each arc runs back to a "
+                "letter it reads, darker for more.",
+                text.c_str());
             return html_page("Several readers at once", intro, arcs_svg(tape, text, at, true), 'x', ARCS_LEFT, T, at);
         });
     return 0;

@@ -171,24 +171,27 @@ int main(int argc, char** argv) {
     const Reading reading(model_file, text);
     std::printf("Keeping what was already there: the trained model reading \"%s\" (%d characters)\n\n", text.c_str(),
                 reading.T);
-    std::printf("A block writes into each letter's notebook with two adds, as the chapter's block does:\n"
-                "  const middle = add(notebooks, multiply(found, attention.write));\n"
-                "  const out = add(middle, multiply(fired, network.write));\n"
-                "So the notebook going out is the one that came in plus two writes: attention's (what it\n"
-                "found, times its write knobs) and the small network's (what fired, times its own).\n\n");
+    std::printf(
+        "A block writes into each letter's notebook with two adds, as the chapter's block does:\n"
+        "  const middle = add(notebooks, multiply(found, attention.write));\n"
+        "  const out = add(middle, multiply(fired, network.write));\n"
+        "So the notebook going out is the one that came in plus two writes: attention's (what it\n"
+        "found, times its write knobs) and the small network's (what fired, times its own).\n\n");
 
-    std::printf("How much of the notebook going out each part is (its length along it, part . out / out . out,\n"
-                "so the three add up to 100%%; below 0 where a part points against the rest), and the size\n"
-                "of the notebook going out:\n\n");
+    std::printf(
+        "How much of the notebook going out each part is (its length along it, part . out / out . out,\n"
+        "so the three add up to 100%%; below 0 where a part points against the rest), and the size\n"
+        "of the notebook going out:\n\n");
     print_shares(reading, text);
     std::printf("\nAveraged over the %d letters (the sizes: came in + attention + network -> going out):\n", reading.T);
     print_block_means(reading);
 
-    std::printf("\nTaking an add out: the block passes on only what was written, and the notebook that came in\n"
-                "is lost. The loss is the next letter's, in nats per letter, over the first %d letters of the\n"
-                "validation text (the last 10%% of tinyshakespeare.txt, which training never saw); each line\n"
-                "is written from \"%s\" at temperature %.1f, seed %d, as tiny_generate writes (| is a new line).\n\n",
-                VALIDATION_WINDOWS * SEATS, PROMPT, TEMPERATURE, int(SEED));
+    std::printf(
+        "\nTaking an add out: the block passes on only what was written, and the notebook that came in\n"
+        "is lost. The loss is the next letter's, in nats per letter, over the first %d letters of the\n"
+        "validation text (the last 10%% of tinyshakespeare.txt, which training never saw); each line\n"
+        "is written from \"%s\" at temperature %.1f, seed %d, as tiny_generate writes (| is a new line).\n\n",
+        VALIDATION_WINDOWS * SEATS, PROMPT, TEMPERATURE, int(SEED));
     print_without_adds(reading.model);
     return 0;
 }

@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "cli.hpp"
-#include "tiny_checkpoint.hpp"  // load_model, encode
-#include "tiny_model.hpp"       // the plain layers, one letter's row of each; attend_cached; sample_next
-#include "tiny_model_path.hpp"  // model_option
+#include "tiny_checkpoint.hpp"       // load_model, encode
+#include "tiny_model.hpp"            // the plain layers, one letter's row of each; attend_cached; sample_next
+#include "tiny_model_path.hpp"       // model_option
 #include "tiny_writing_options.hpp"  // writing_options: tiny_generate's --prompt, --length, --temperature, --seed
 
 // ---------------------------------------------------------------------------
@@ -164,8 +164,8 @@ static Tally generate(const TinyModel& model, const std::string& prompt, long le
 
 // One row of the table: the letters of one kind, the multiply-adds per letter both ways.
 static void print_row(const char* what, long first, long letters, long with_cache, long without) {
-    const std::string which = letters == 1 ? formatted("letter %ld", first)
-                                           : formatted("letters %ld to %ld", first, first + letters - 1);
+    const std::string which =
+        letters == 1 ? formatted("letter %ld", first) : formatted("letters %ld to %ld", first, first + letters - 1);
     std::printf("  %-19s %-24s %14.0f %18.0f\n", which.c_str(), what, double(with_cache) / letters,
                 double(without) / letters);
 }
@@ -191,18 +191,19 @@ static void report(const Tally& tally, long length) {
     std::printf("In all: %ld multiply-adds with the cache, %ld without: %.2f times as many.\n", with_cache, without,
                 double(without) / double(with_cache));
     if (tally.letters[KEPT] > 0)
-        std::printf("While the window filled, each letter made its own query, key and value once and read the\n"
-                    "kept ones: re-reading the window took %.1f times as many multiply-adds.\n",
-                    double(tally.without[KEPT]) / double(tally.with_cache[KEPT]));
+        std::printf(
+            "While the window filled, each letter made its own query, key and value once and read the\n"
+            "kept ones: re-reading the window took %.1f times as many multiply-adds.\n",
+            double(tally.without[KEPT]) / double(tally.with_cache[KEPT]));
     if (tally.letters[SLID] > 0)
-        std::printf("From letter %ld the window was full (%d seats). Each new letter pushed out the oldest and\n"
-                    "moved the other %d back one seat, and a letter's seat is part of its first notebook, so\n"
-                    "every kept key and value was stale: the cache was made again from those %d letters, %ld\n"
-                    "times, for what re-reading costs. With seats learned as this model's are, keeping keys\n"
-                    "saves work only while the window fills.\n",
-                    tally.first_letter[SLID], SEATS, SEATS - 1, SEATS - 1, tally.letters[SLID]);
-    else
-        std::printf("The window never filled (%d seats), so no kept key went stale.\n", SEATS);
+        std::printf(
+            "From letter %ld the window was full (%d seats). Each new letter pushed out the oldest and\n"
+            "moved the other %d back one seat, and a letter's seat is part of its first notebook, so\n"
+            "every kept key and value was stale: the cache was made again from those %d letters, %ld\n"
+            "times, for what re-reading costs. With seats learned as this model's are, keeping keys\n"
+            "saves work only while the window fills.\n",
+            tally.first_letter[SLID], SEATS, SEATS - 1, SEATS - 1, tally.letters[SLID]);
+    else std::printf("The window never filled (%d seats), so no kept key went stale.\n", SEATS);
 }
 
 // ---------------------------------------------------------------------------

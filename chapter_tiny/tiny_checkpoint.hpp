@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "cli.hpp"    // formatted, fail, read_file, write_file_atomic
+#include "cli.hpp"  // formatted, fail, read_file, write_file_atomic
 #include "tiny_model.hpp"
 
 // ===========================================================================
@@ -25,8 +25,9 @@ inline std::vector<int> encode(const TinyModel& model, const std::string& text) 
         const size_t id = model.vocabulary.find(text[i]);
         if (id == std::string::npos) {
             const unsigned char c = static_cast<unsigned char>(text[i]);
-            fail(formatted(c >= 32 && c < 127 ? "character '%c' at position %zu is not in the model's vocabulary"
-                                              : "character byte 0x%02X at position %zu is not in the model's vocabulary",
+            fail(formatted(c >= 32 && c < 127
+                               ? "character '%c' at position %zu is not in the model's vocabulary"
+                               : "character byte 0x%02X at position %zu is not in the model's vocabulary",
                            c, i));
         }
         ids[i] = int(id);

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "tiny_checkpoint.hpp"  // load_model, encode
-#include "tiny_model_fast.hpp"  // forward_fast, forward_last_fast: the same bits as forward, faster
-#include "tiny_model_path.hpp"  // model_option
+#include "tiny_checkpoint.hpp"       // load_model, encode
+#include "tiny_model_fast.hpp"       // forward_fast, forward_last_fast: the same bits as forward, faster
+#include "tiny_model_path.hpp"       // model_option
 #include "tiny_writing_options.hpp"  // writing_options: --prompt, --length, --temperature, --seed
 
 static void generate(const TinyModel& model, const std::string& prompt, long length, float temperature, Rng& rng) {
@@ -17,7 +17,7 @@ static void generate(const TinyModel& model, const std::string& prompt, long len
     Tape tape(model.V);
     std::fputs(prompt.c_str(), stdout);
     for (long n = 0; n < length; n++) {
-        const int T = std::min(int(ids.size()), SEATS);  // the model reads at most the last 64 letters
+        const int T = std::min(int(ids.size()), SEATS);                  // the model reads at most the last 64 letters
         forward_last_fast(model, ids.data() + ids.size() - T, T, tape);  // only the last letter's logits are needed
         ids.push_back(sample_next(tape.logits + (tape.T - 1) * tape.V, tape.V, temperature, rng));
         std::fputc(model.vocabulary[ids.back()], stdout);
@@ -56,15 +56,15 @@ static void score(const TinyModel& model, const std::string& text, bool each) {
             std::printf("%4d  %-5s  %-4s  %.6e  %9.6f\n", j, shown(text[j - 1]).c_str(), shown(text[j]).c_str(),
                         tape.probs[row * model.V + ids[j]], loss);
     }
-    std::printf("mean next-character cross-entropy: %.6f nats per character over %d predictions\n",
-                total / (n - 1), n - 1);
+    std::printf("mean next-character cross-entropy: %.6f nats per character over %d predictions\n", total / (n - 1),
+                n - 1);
 }
 
 static const char* USAGE =
     "usage: tiny_generate [options]\n"
     "Writes text with the tiny Shakespeare model, one letter at a time, each drawn\n"
     "from the model's probabilities for the next letter given the last 64.\n"
-    "\n" WRITING_OPTIONS_USAGE
+    "\n" WRITING_OPTIONS_USAGE  // --prompt, --length, --temperature, --seed
     "  --score TEXT        instead of writing, print the mean cross-entropy of each next\n"
     "                      letter of TEXT given the ones before it, in nats per character\n"
     "  --each              with --score, also print every letter's probability\n";

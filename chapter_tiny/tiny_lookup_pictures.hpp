@@ -15,14 +15,14 @@
 #include <vector>
 
 #include "cli.hpp"
-#include "keys.hpp"   // start_keys, read_key: the keyboard one key at a time
+#include "keys.hpp"  // start_keys, read_key: the keyboard one key at a time
 #include "matrix.hpp"
 #include "plot.hpp"
 #include "tiny_pictures.hpp"  // group, html_document
 
-constexpr float STEP = 0.25f;    // how far one arrow key moves the query
-constexpr float REACH = 3.0f;    // the chart and the query stay within -3..3
-constexpr int BAR_WIDTH = 40;    // characters for a share of 100%
+constexpr float STEP = 0.25f;  // how far one arrow key moves the query
+constexpr float REACH = 3.0f;  // the chart and the query stay within -3..3
+constexpr int BAR_WIDTH = 40;  // characters for a share of 100%
 
 // The words the pictures show: their names, and one row of two numbers per word in keys and values.
 struct WordArrows {
@@ -111,7 +111,7 @@ inline std::string pair(const float* v) {
 // with what the query finds.
 
 const char* const WORD_INK[] = {"#2166ac", "#1b7837", "#b2182b", "#762a83"};  // the terminal's colours
-constexpr double PLANE = 240;  // pixels across a chart from -3 to 3
+constexpr double PLANE = 240;                                                 // pixels across a chart from -3 to 3
 constexpr double CHART_TOP = 70, KEYS_LEFT = 30, BARS_LEFT = 340, BAR_LENGTH = 220, VALUES_LEFT = 680;  // the layout
 constexpr int PICTURE_WIDTH = 960, PICTURE_HEIGHT = 350;
 
@@ -121,9 +121,10 @@ inline std::string arrow(double x0, double y0, double x1, double y1, const std::
     if (length < 1) return "";
     const double ux = dx / length, uy = dy / length, head = 7 + 2 * width;
     std::string svg;
-    add_path(svg, formatted("M%.1f,%.1f L%.1f,%.1f M%.1f,%.1f L%.1f,%.1f L%.1f,%.1f", x0, y0, x1, y1,
-                            x1 - head * ux + head * 0.5 * uy, y1 - head * uy - head * 0.5 * ux, x1, y1,
-                            x1 - head * ux - head * 0.5 * uy, y1 - head * uy + head * 0.5 * ux),
+    add_path(svg,
+             formatted("M%.1f,%.1f L%.1f,%.1f M%.1f,%.1f L%.1f,%.1f L%.1f,%.1f", x0, y0, x1, y1,
+                       x1 - head * ux + head * 0.5 * uy, y1 - head * uy - head * 0.5 * ux, x1, y1,
+                       x1 - head * ux - head * 0.5 * uy, y1 - head * uy + head * 0.5 * ux),
              ink.c_str(), width);
     return svg;
 }
@@ -142,7 +143,8 @@ inline std::string chart_background(double left, const std::string& title) {
 }
 
 // One arrow per word from the middle, each `widths[w]` wide, labelled at its tip.
-inline std::string word_arrows(double left, const char* const* word, const Matrix& arrows, const std::vector<float>& widths) {
+inline std::string word_arrows(double left, const char* const* word, const Matrix& arrows,
+                               const std::vector<float>& widths) {
     std::string svg;
     for (int w = 0; w < arrows.rows; w++) {
         svg += arrow(px(left, 0), py(0), px(left, arrows(w, 0)), py(arrows(w, 1)), WORD_INK[w], widths[w]);
@@ -155,7 +157,8 @@ inline std::string word_arrows(double left, const char* const* word, const Matri
 inline std::string thick_arrow(double left, const float v[2], const std::string& name) {
     std::string svg = arrow(px(left, 0), py(0), px(left, v[0]), py(v[1]), "black", 3.5);
     add_text(svg, px(left, v[0]) + 6, py(v[1]) + 16, name, "start", 0, 12);
-    add_text(svg, left + PLANE / 2, CHART_TOP + PLANE + 20, formatted("%s = %s", name.c_str(), pair(v).c_str()), "middle", 0, 12);
+    add_text(svg, left + PLANE / 2, CHART_TOP + PLANE + 20, formatted("%s = %s", name.c_str(), pair(v).c_str()),
+             "middle", 0, 12);
     return svg;
 }
 
@@ -184,8 +187,9 @@ inline LookupCharts lookup_charts(const WordArrows& words, const float query[2],
     std::vector<float> widths(count);  // each value's arrow as wide as its share
     for (int w = 0; w < count; w++) widths[w] = 0.5f + 6 * weights[w];
     chart.values = chart_background(VALUES_LEFT, "the values, and what \"small\" finds");
-    chart.values += group("values", true, word_arrows(VALUES_LEFT, words.word, words.values, widths) +
-                                              thick_arrow(VALUES_LEFT, found, "found"));
+    chart.values +=
+        group("values", true,
+              word_arrows(VALUES_LEFT, words.word, words.values, widths) + thick_arrow(VALUES_LEFT, found, "found"));
     return chart;
 }
 
@@ -193,8 +197,10 @@ inline LookupCharts lookup_charts(const WordArrows& words, const float query[2],
 inline std::string lookup_svg(const WordArrows& words, const float query[2], const float* weights,
                               const float found[2]) {
     std::string svg = svg_open(PICTURE_WIDTH, PICTURE_HEIGHT);
-    add_text(svg, 20, 26, "A soft lookup: the query for \"small\" (the numbers are made up, two each so they fit on a "
-                          "flat chart)", "start", 0, 14);
+    add_text(svg, 20, 26,
+             "A soft lookup: the query for \"small\" (the numbers are made up, two each so they fit on a "
+             "flat chart)",
+             "start", 0, 14);
     const LookupCharts chart = lookup_charts(words, query, weights, found);
     return svg + chart.keys + chart.bars + chart.values + "</svg>\n";
 }
@@ -279,12 +285,14 @@ constexpr Crop KEYS_CROP{KEYS_LEFT - 30, KEYS_LEFT + PLANE + 50}, BARS_CROP{BARS
     VALUES_CROP{VALUES_LEFT - 20, VALUES_LEFT + PLANE + 40};  // room for the labels past each chart's edge
 inline std::string cropped_svg(Crop crop, const std::string& inside) {
     const double width = crop.right - crop.left;
-    return formatted("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" viewBox=\"%g %g %g %g\" "
-                     "font-family=\"sans-serif\" font-size=\"12\">\n%s</svg>\n",
-                     width, CROP_HEIGHT, crop.left, CROP_TOP, width, CROP_HEIGHT, inside.c_str());
+    return formatted(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" viewBox=\"%g %g %g %g\" "
+        "font-family=\"sans-serif\" font-size=\"12\">\n%s</svg>\n",
+        width, CROP_HEIGHT, crop.left, CROP_TOP, width, CROP_HEIGHT, inside.c_str());
 }
 
-inline std::string lookup_page(const WordArrows& words, const float query[2], const float* weights, const float found[2]) {
+inline std::string lookup_page(const WordArrows& words, const float query[2], const float* weights,
+                               const float found[2]) {
     auto list = [](const Matrix& m) {
         std::string s = "[";
         for (int w = 0; w < m.rows; w++) s += formatted("%s[%g, %g]", w ? ", " : "", m(w, 0), m(w, 1));
@@ -293,11 +301,11 @@ inline std::string lookup_page(const WordArrows& words, const float query[2], co
     const LookupCharts chart = lookup_charts(words, query, weights, found);
     const std::string charts = cropped_svg(KEYS_CROP, chart.keys) + cropped_svg(BARS_CROP, chart.bars) +
                                cropped_svg(VALUES_CROP, chart.values);
-    const std::string script =
-        formatted("<script>\nconst keys = %s, values = %s;\nconst REACH = %g, PLANE = %g, TOP = %g, KEYS = %g, VALUES = %g, "
-                  "BARS = %g, BAR = %g, STEP = %g;\nlet query = [%g, %g];\n%s",
-                  list(words.keys).c_str(), list(words.values).c_str(), REACH, PLANE, CHART_TOP, KEYS_LEFT, VALUES_LEFT,
-                  BARS_LEFT, BAR_LENGTH, STEP, query[0], query[1], LOOKUP_SCRIPT);
+    const std::string script = formatted(
+        "<script>\nconst keys = %s, values = %s;\nconst REACH = %g, PLANE = %g, TOP = %g, KEYS = %g, VALUES = %g, "
+        "BARS = %g, BAR = %g, STEP = %g;\nlet query = [%g, %g];\n%s",
+        list(words.keys).c_str(), list(words.values).c_str(), REACH, PLANE, CHART_TOP, KEYS_LEFT, VALUES_LEFT,
+        BARS_LEFT, BAR_LENGTH, STEP, query[0], query[1], LOOKUP_SCRIPT);
     return html_document("A soft lookup",
                          "Four words of the sentence as arrows of made-up numbers, two each so they fit on a flat "
                          "chart: their keys. Drag the query for \"small\" over the keys' chart (press anywhere on it), "
@@ -313,8 +321,9 @@ inline std::string lookup_page(const WordArrows& words, const float query[2], co
 
 // The screen redrawn in place with ANSI codes, under a line that says which keys do what.
 inline void show_screen(const std::string& screen) {
-    const std::string top = "\x1b[?25l\x1b[H\x1b[2J"  // hide the cursor, home, clear
-                            "A soft lookup: arrow keys move the query, 0 puts it in the middle, q quits.\n\n";
+    const std::string top =
+        "\x1b[?25l\x1b[H\x1b[2J"  // hide the cursor, home, clear
+        "A soft lookup: arrow keys move the query, 0 puts it in the middle, q quits.\n\n";
     std::fputs((top + screen).c_str(), stdout);
     std::fflush(stdout);
 }

@@ -38,12 +38,12 @@
 #include "maths.hpp"   // exp_f, log_f, power
 #include "matrix.hpp"  // softmax, Rng
 
-constexpr int WIDTH = 32;              // W: the numbers that stand for one letter
-constexpr int SEATS = 64;              // positions: the model reads at most the last 64 letters
-constexpr int BLOCKS = 2;              // attention + small network, repeated twice
-constexpr int HEADS = 4;               // per block, so eight heads in all
-constexpr int SIZE = WIDTH / HEADS;    // each head reads its own 8 of the 32 numbers
-constexpr int HIDDEN = 128;            // F: the small network's hidden size
+constexpr int WIDTH = 32;               // W: the numbers that stand for one letter
+constexpr int SEATS = 64;               // positions: the model reads at most the last 64 letters
+constexpr int BLOCKS = 2;               // attention + small network, repeated twice
+constexpr int HEADS = 4;                // per block, so eight heads in all
+constexpr int SIZE = WIDTH / HEADS;     // each head reads its own 8 of the 32 numbers
+constexpr int HIDDEN = 128;             // F: the small network's hidden size
 constexpr float LEVEL_EPSILON = 1e-5f;  // keeps level from dividing by zero
 constexpr int MAX_VOCABULARY = 256;     // V: a checkpoint's letters are distinct bytes
 
@@ -72,8 +72,7 @@ constexpr int MAX_VOCABULARY = 256;     // V: a checkpoint's letters are distinc
 // notebooks (T,W) = token table[id] + position table[seat]: each letter's first notebook.
 inline void embed_forward(float* notebooks, const int* ids, const float* token, const float* position, int T) {
     for (int t = 0; t < T; t++)
-        for (int i = 0; i < WIDTH; i++)
-            notebooks[t * WIDTH + i] = token[ids[t] * WIDTH + i] + position[t * WIDTH + i];
+        for (int i = 0; i < WIDTH; i++) notebooks[t * WIDTH + i] = token[ids[t] * WIDTH + i] + position[t * WIDTH + i];
 }
 
 // dtoken (V,W), dposition (SEATS,W) += what dnotebooks (T,W) says about them.
@@ -238,8 +237,7 @@ inline void attend_cached(float* found, const float* query, const float* keys, c
 // BEGIN SOLUTION exercise tiny.2: attend's backward pass, which you write in ex2_Attend_Backward.cpp
 // STUB: void attend_backward(float* dlookups, const float* dfound, const float* weights, const float* lookups,
 // STUB:                      int T);
-inline void attend_backward(float* dlookups, const float* dfound, const float* weights, const float* lookups,
-                            int T) {
+inline void attend_backward(float* dlookups, const float* dfound, const float* weights, const float* lookups, int T) {
     const float scale = 1.0f / std::sqrt(float(SIZE));
     float dweight[SEATS];
     for (int t = 0; t < T; t++) {
@@ -331,12 +329,12 @@ struct Carve {
 };
 
 struct BlockKnobs {
-    float* level1_gain;  // (W)
-    float* level1_bias;  // (W)
-    float* lookup;       // (W,3W): queries in columns [0,W), keys in [W,2W), values in [2W,3W)
-    float* write;        // (W,W): what attention found, written back into the notebooks
-    float* level2_gain;  // (W)
-    float* level2_bias;  // (W)
+    float* level1_gain;     // (W)
+    float* level1_bias;     // (W)
+    float* lookup;          // (W,3W): queries in columns [0,W), keys in [W,2W), values in [2W,3W)
+    float* write;           // (W,W): what attention found, written back into the notebooks
+    float* level2_gain;     // (W)
+    float* level2_bias;     // (W)
     float* network_hidden;  // (W,F): the small network widens each notebook to F
     float* network_write;   // (F,W): what the network fired, written back into the notebooks
 };
@@ -385,9 +383,7 @@ struct TinyModel {
 };
 
 inline Knobs knobs(TinyModel& model) { return knob_views(model.knobs.data(), model.V); }
-inline const Knobs knobs(const TinyModel& model) {
-    return knob_views(const_cast<float*>(model.knobs.data()), model.V);
-}
+inline const Knobs knobs(const TinyModel& model) { return knob_views(const_cast<float*>(model.knobs.data()), model.V); }
 
 // A fresh model: normal knobs scaled by 1/sqrt(inputs), the writes into the
 // notebooks smaller still (they add up over the blocks), levels at gain 1, bias 0.
@@ -450,8 +446,8 @@ struct Tape {
 
     explicit Tape(int vocabulary_size) : V(vocabulary_size) {
         const size_t level = SEATS * WIDTH + 2 * SEATS;
-        const size_t per_block = SEATS * WIDTH * 4 + 2 * level + SEATS * 3 * WIDTH + HEADS * SEATS * SEATS +
-                                 3 * SEATS * HIDDEN;
+        const size_t per_block =
+            SEATS * WIDTH * 4 + 2 * level + SEATS * 3 * WIDTH + HEADS * SEATS * SEATS + 3 * SEATS * HIDDEN;
         floats.assign(SEATS * WIDTH + BLOCKS * per_block + level + 2 * size_t(SEATS) * V + 2 * SEATS, 0.0f);
         Carve carve{floats.data()};
         auto take_level = [&carve]() {
@@ -520,8 +516,8 @@ inline void forward(const TinyModel& model, const int* ids, int T, Tape& tape, A
     tape.T = T;
     embed_forward(tape.block[0].notebooks, ids, k.token, k.position, T);
     for (int b = 0; b < BLOCKS; b++) block_forward(k.block[b], tape.block[b], T, adds);
-    level_forward(tape.last.out, tape.last.mean, tape.last.rstd, tape.block[BLOCKS - 1].out, k.final_gain,
-                  k.final_bias, T);
+    level_forward(tape.last.out, tape.last.mean, tape.last.rstd, tape.block[BLOCKS - 1].out, k.final_gain, k.final_bias,
+                  T);
     std::fill(tape.logits, tape.logits + T * V, 0.0f);
     multiply_forward(tape.logits, tape.last.out, k.output, T, WIDTH, V);
     softmax_forward(tape.probs, tape.biggest, tape.total, tape.logits, T, V);
@@ -585,8 +581,8 @@ inline void block_backward(const BlockKnobs& k, BlockKnobs& g, const BlockTape& 
     std::fill(s.dlevel, s.dlevel + T * WIDTH, 0.0f);
     multiply_backward(s.dlevel, g.lookup, s.dlookups, b.first.out, k.lookup, T, WIDTH, 3 * WIDTH);
     // first = level(notebooks)
-    level_backward(d, g.level1_gain, g.level1_bias, s.dlevel, b.notebooks, b.first.mean, b.first.rstd,
-                   k.level1_gain, T);
+    level_backward(d, g.level1_gain, g.level1_bias, s.dlevel, b.notebooks, b.first.mean, b.first.rstd, k.level1_gain,
+                   T);
 }
 
 // Adds to grads (a block shaped like the knobs) scale times the gradient of

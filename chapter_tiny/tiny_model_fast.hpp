@@ -31,9 +31,10 @@ template <int ROWS, int VECTORS, bool FRESH>
 inline void multiply_tile(float* __restrict out, int N, const float* __restrict A, size_t a_row, size_t a_col,
                           const float* __restrict B, int C) {
     Lanes sum[ROWS][VECTORS];
-    UNROLLED for (int r = 0; r < ROWS; r++)
-        UNROLLED for (int v = 0; v < VECTORS; v++)
-            sum[r][v] = FRESH ? same_lanes(0.0f) : load_lanes(out + size_t(r) * N + v * LANES);
+    UNROLLED for (int r = 0; r < ROWS; r++) {
+        UNROLLED for (int v = 0; v < VECTORS; v++) sum[r][v] =
+            FRESH ? same_lanes(0.0f) : load_lanes(out + size_t(r) * N + v * LANES);
+    }
     for (int c = 0; c < C; c++) {
         Lanes b[VECTORS];
         UNROLLED for (int v = 0; v < VECTORS; v++) b[v] = load_lanes(B + size_t(c) * N + v * LANES);
@@ -42,8 +43,9 @@ inline void multiply_tile(float* __restrict out, int N, const float* __restrict 
             UNROLLED for (int v = 0; v < VECTORS; v++) sum[r][v] += a * b[v];
         }
     }
-    UNROLLED for (int r = 0; r < ROWS; r++)
+    UNROLLED for (int r = 0; r < ROWS; r++) {
         UNROLLED for (int v = 0; v < VECTORS; v++) store_lanes(out + size_t(r) * N + v * LANES, sum[r][v]);
+    }
 }
 
 // ROWS rows of out, in tiles of 16 columns, then 8, then one at a time.
@@ -143,9 +145,9 @@ inline void level_forward_fast(float* out, float* mean, float* rstd, const float
             mean[t] = m[l];
             rstd[t] = 1.0f / std::sqrt(spread[l]);
             for (int i = 0; i < WIDTH; i += LANES)
-                store_lanes(out + t * WIDTH + i,
-                            (load_lanes(in + t * WIDTH + i) - mean[t]) * rstd[t] * load_lanes(gain + i) +
-                                load_lanes(bias + i));
+                store_lanes(
+                    out + t * WIDTH + i,
+                    (load_lanes(in + t * WIDTH + i) - mean[t]) * rstd[t] * load_lanes(gain + i) + load_lanes(bias + i));
         }
     }
 }
@@ -458,8 +460,8 @@ inline void forward_last_fast(const TinyModel& model, const int* ids, int T, Tap
 }
 
 // = block_backward, bit for bit; kt: the block's knobs transposed (transposed_knobs).
-inline void block_backward_fast(const BlockKnobs& k, const BlockKnobs& kt, BlockKnobs& g, const BlockTape& b,
-                                float* d, Scratch& s, int T) {
+inline void block_backward_fast(const BlockKnobs& k, const BlockKnobs& kt, BlockKnobs& g, const BlockTape& b, float* d,
+                                Scratch& s, int T) {
     // out = middle + fired · network_write
     std::memcpy(s.dmiddle, d, sizeof(float) * T * WIDTH);
     multiply_backward_fast<true>(s.dfired, g.network_write, d, b.fired, kt.network_write, T, HIDDEN, WIDTH);
@@ -501,8 +503,8 @@ inline void backward_fast(const TinyModel& model, const Tape& tape, const int* i
     }
     multiply_backward_fast<true>(s.dlevel, g.output, s.dlogits, tape.last.out, kt.output, T, WIDTH, V);
     std::memset(s.dnotebooks, 0, sizeof(float) * T * WIDTH);
-    level_backward_fast(s.dnotebooks, g.final_gain, g.final_bias, s.dlevel, tape.block[BLOCKS - 1].out,
-                        tape.last.mean, tape.last.rstd, k.final_gain, T);
+    level_backward_fast(s.dnotebooks, g.final_gain, g.final_bias, s.dlevel, tape.block[BLOCKS - 1].out, tape.last.mean,
+                        tape.last.rstd, k.final_gain, T);
     for (int b = BLOCKS - 1; b >= 0; b--)
         block_backward_fast(k.block[b], kt.block[b], g.block[b], tape.block[b], s.dnotebooks, s, T);
     embed_backward(g.token, g.position, s.dnotebooks, ids, T);

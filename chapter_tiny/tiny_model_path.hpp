@@ -40,7 +40,8 @@ inline std::string folder_with_separator(const std::string& file) {
 // program's own folder if it is relative. Failing all, a hint how to run it.
 inline std::string shipped_model(const Options& options) {
     const std::string here = __FILE__, folder = folder_with_separator(here);
-    const bool absolute = !here.empty() && (std::strchr(PATH_SEPARATORS, here[0]) || (here.size() > 1 && here[1] == ':'));
+    const bool absolute =
+        !here.empty() && (std::strchr(PATH_SEPARATORS, here[0]) || (here.size() > 1 && here[1] == ':'));
     const std::string places[] = {
         MODEL_FILE,
         std::string(SOURCE_ROOT).empty() ? MODEL_FILE : std::string(SOURCE_ROOT) + "/" + MODEL_FILE,
@@ -48,9 +49,10 @@ inline std::string shipped_model(const Options& options) {
     };
     for (const std::string& place : places)
         if (something_at(place)) return place;
-    fail(formatted("cannot read '%s' from this folder: run the program from the repository's top folder, "
-                   "or pass --model FILE",
-                   MODEL_FILE));
+    fail(
+        formatted("cannot read '%s' from this folder: run the program from the repository's top folder, "
+                  "or pass --model FILE",
+                  MODEL_FILE));
 }
 
 // --model FILE, or the shipped checkpoint.

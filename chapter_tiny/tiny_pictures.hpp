@@ -44,21 +44,22 @@ inline std::string group(const std::string& id, bool visible, const std::string&
 inline std::string html_document(const std::string& title, const std::string& intro, const std::string& body,
                                  const std::string& script) {
     const std::string heading = svg_escape(title);
-    return formatted("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                     "<title>%s</title>\n<style>\n"
-                     "body { font-family: sans-serif; margin: 2em; }\n"
-                     "#demo:focus { outline: 2px solid #92c5de; }\n"
-                     "#demo svg { display: block; max-width: 100%%; height: auto; }\n"
-                     "#demo.charts { display: flex; flex-wrap: wrap; gap: 0 1em; }\n"
-                     "#demo.scrolls { overflow-x: auto; overscroll-behavior-x: contain; }\n"
-                     "#reading { display: none; }\n"
-                     "@media (max-width: 40em) {\n"
-                     "  body { margin: 0.75em; }\n"
-                     "  #demo.charts svg { width: 100%%; }\n"
-                     "  #demo.scrolls svg { width: var(--phone-width); max-width: none; }\n"
-                     "  #reading { display: block; position: sticky; bottom: 0; margin: 0; padding: 0.4em 0; "
-                     "background: white; border-top: 1px solid #ccc; font-size: 0.8em; white-space: pre-line; }\n"
-                     "}\n</style>\n</head>\n<body>\n<h1>%s</h1>\n<p>%s</p>\n%s%s</body>\n</html>\n",
-                     heading.c_str(), heading.c_str(), svg_escape(intro).c_str(), body.c_str(), script.c_str());
+    return formatted(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        "<title>%s</title>\n<style>\n"
+        "body { font-family: sans-serif; margin: 2em; }\n"
+        "#demo:focus { outline: 2px solid #92c5de; }\n"
+        "#demo svg { display: block; max-width: 100%%; height: auto; }\n"
+        "#demo.charts { display: flex; flex-wrap: wrap; gap: 0 1em; }\n"
+        "#demo.scrolls { overflow-x: auto; overscroll-behavior-x: contain; }\n"
+        "#reading { display: none; }\n"
+        "@media (max-width: 40em) {\n"
+        "  body { margin: 0.75em; }\n"
+        "  #demo.charts svg { width: 100%%; }\n"
+        "  #demo.scrolls svg { width: var(--phone-width); max-width: none; }\n"
+        "  #reading { display: block; position: sticky; bottom: 0; margin: 0; padding: 0.4em 0; "
+        "background: white; border-top: 1px solid #ccc; font-size: 0.8em; white-space: pre-line; }\n"
+        "}\n</style>\n</head>\n<body>\n<h1>%s</h1>\n<p>%s</p>\n%s%s</body>\n</html>\n",
+        heading.c_str(), heading.c_str(), svg_escape(intro).c_str(), body.c_str(), script.c_str());
 }

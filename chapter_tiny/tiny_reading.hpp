@@ -17,11 +17,11 @@
 
 #include "cli.hpp"
 #include "matrix.hpp"
-#include "plot.hpp"  // svg_open, add_text, add_rect, add_line, add_path, svg_colour, heat_colour
+#include "plot.hpp"             // svg_open, add_text, add_rect, add_line, add_path, svg_colour, heat_colour
 #include "tiny_checkpoint.hpp"  // load_model, encode
 #include "tiny_model.hpp"
 #include "tiny_model_path.hpp"  // MODEL_FILE
-#include "tiny_pictures.hpp"  // PictureFiles, picture_options, write_pictures, html_document
+#include "tiny_pictures.hpp"    // PictureFiles, picture_options, write_pictures, html_document
 
 // The chapter's sentence: 54 characters, without its final period.
 const char* const SENTENCE = "The bag didn't fit in the car because it was too small";
@@ -32,7 +32,8 @@ const char* const SENTENCE = "The bag didn't fit in the car because it was too s
 // A letter option (--row, --at) once the text's length T is known: 0..T-1, the last if not given.
 inline int letter_option(const char* option, bool given, long value, int T) {
     if (!given) return T - 1;
-    if (value >= T) fail(formatted("--%s must be from 0 to %d (the text has %d letters), got %ld", option, T - 1, T, value));
+    if (value >= T)
+        fail(formatted("--%s must be from 0 to %d (the text has %d letters), got %ld", option, T - 1, T, value));
     return int(value);
 }
 
@@ -73,9 +74,7 @@ struct Reading {
 inline char shown(char c) { return c == ' ' ? '_' : c; }
 
 // "block 1 head 2" (b and h counted from 0 inside the programs).
-inline std::string head_name(int b, int h) {
-    return formatted("block %d head %d", b + 1, h + 1);
-}
+inline std::string head_name(int b, int h) { return formatted("block %d head %d", b + 1, h + 1); }
 
 // "the second head of the first block", as the chapter says it.
 inline std::string head_in_words(int b, int h) {
@@ -199,9 +198,9 @@ inline float look_back(const Tape& tape, int b, int h) {
 // Pictures. SVG from plot.hpp's pieces; what the HTML page points at lives in
 // groups with ids ("reads12"), shown one at a time by the page's script.
 
-constexpr double CELL = 12;         // the triangle's squares and the arcs' letters are this far apart
-constexpr float FAINTEST = 0.01f;   // lighter reads than this are left out of the arcs
-constexpr double TRIANGLE_LEFT = 60, TRIANGLE_TOP = 60;  // room for the row and column labels
+constexpr double CELL = 12;        // the triangle's squares and the arcs' letters are this far apart
+constexpr float FAINTEST = 0.01f;  // lighter reads than this are left out of the arcs
+constexpr double TRIANGLE_LEFT = 60, TRIANGLE_TOP = 60;      // room for the row and column labels
 constexpr double ARCS_LEFT = 110, ARCS_TOP = 50, LANE = 62;  // room for the heads' names; one lane per head
 
 const char* const RED = "fill=\"#b2182b\" ";  // put after "<text " for the letter doing the reading
@@ -245,9 +244,10 @@ inline std::string triangle_svg(const Tape& tape, const std::string& text, int b
         add_text(svg, x, top + 16, formatted("row %d '%c' reads:", t, shown(text[t])), "end", 0, 12);
         std::vector<int> top5 = top_reads(tape, b, h, t, 5);
         for (size_t i = 0; i < top5.size(); i++)
-            add_text(svg, x, top + 32 + 15 * i,
-                     formatted("'%c' at %d: %.0f%%", shown(text[top5[i]]), top5[i], 100.0 * weight(tape, b, h, t, top5[i])),
-                     "end", 0, 12);
+            add_text(
+                svg, x, top + 32 + 15 * i,
+                formatted("'%c' at %d: %.0f%%", shown(text[top5[i]]), top5[i], 100.0 * weight(tape, b, h, t, top5[i])),
+                "end", 0, 12);
         svg += "</g>\n";
     }
     svg += "</svg>\n";
@@ -257,7 +257,7 @@ inline std::string triangle_svg(const Tape& tape, const std::string& text, int b
 // The arcs: one lane per head, the sentence along each; from letter t an arc
 // back to each letter it reads, darker and wider for more weight.
 inline void add_arcs(std::string& out, const Tape& tape, const std::string& text, int t, double left, double top,
-                                   double lane) {
+                     double lane) {
     for (int b = 0; b < BLOCKS; b++)
         for (int h = 0; h < HEADS; h++) {
             const double base = top + (b * HEADS + h) * lane + lane - 16;  // where the arcs land
@@ -375,7 +375,7 @@ constexpr double PHONE_SCALE = 2;
 
 // axis 'y': the items are rows, `first` pixels from the top; 'x': letters, from the left.
 inline std::string html_page(const std::string& title, const std::string& intro, const std::string& svg, char axis,
-                                           double first, int count, int shown_first) {
+                             double first, int count, int shown_first) {
     const double width = std::atof(svg.c_str() + svg.find("width=\"") + 7);  // as svg_open wrote it
     return html_document(title, intro,
                          formatted("<div id=\"demo\" class=\"scrolls\" style=\"--phone-width: %gpx\" tabindex=\"0\" "
@@ -387,9 +387,10 @@ inline std::string html_page(const std::string& title, const std::string& intro,
 
 // tiny_2_No_Peeking's page: one head's triangle, each row's reads shown as it is pointed at.
 inline std::string triangle_page(const Tape& tape, const std::string& text, int b, int h, int row) {
-    const std::string intro = formatted("The tiny model's %s reading \"%s\". Point at a row (on a phone, tap it), or "
-                                        "click the picture and use the up and down arrow keys, to see what that letter "
-                                        "reads. Nothing is above the diagonal: no letter reads ahead.",
-                                        head_name(b, h).c_str(), text.c_str());
+    const std::string intro = formatted(
+        "The tiny model's %s reading \"%s\". Point at a row (on a phone, tap it), or "
+        "click the picture and use the up and down arrow keys, to see what that letter "
+        "reads. Nothing is above the diagonal: no letter reads ahead.",
+        head_name(b, h).c_str(), text.c_str());
     return html_page("No peeking", intro, triangle_svg(tape, text, b, h, row, true), 'y', TRIANGLE_TOP, tape.T, row);
 }

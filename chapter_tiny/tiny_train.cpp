@@ -289,10 +289,10 @@ static long load_state(const std::string& path, TinyModel& model, AdamW& adam, S
             r.at += 4;
         }
     }
-    const bool sane = s.steps >= 1 && s.steps <= 100000000 && next_step >= 0 && next_step <= s.steps &&
-                      s.batch >= 1 && s.batch <= 4096 && s.warmup >= 0 && s.warmup <= 100000000 && s.seed >= 0 &&
-                      s.lr >= 1e-7 && s.lr <= 1.0 && s.weight_decay >= 0.0 && s.weight_decay <= 1.0 &&
-                      s.clip >= 1e-6 && s.clip <= 1e6 && steps_since_print >= 0;
+    const bool sane = s.steps >= 1 && s.steps <= 100000000 && next_step >= 0 && next_step <= s.steps && s.batch >= 1 &&
+                      s.batch <= 4096 && s.warmup >= 0 && s.warmup <= 100000000 && s.seed >= 0 && s.lr >= 1e-7 &&
+                      s.lr <= 1.0 && s.weight_decay >= 0.0 && s.weight_decay <= 1.0 && s.clip >= 1e-6 &&
+                      s.clip <= 1e6 && steps_since_print >= 0;
     if (!sane) fail("'" + path + "' has settings out of range; it is corrupt");
     return next_step;
 }
@@ -309,10 +309,8 @@ static bool exists(const std::string& path) {
 static std::string duration(double seconds) {
     long s = long(seconds + 0.5);
     char buf[32];
-    if (s >= 3600)
-        std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, s / 60 % 60);
-    else
-        std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
+    if (s >= 3600) std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, s / 60 % 60);
+    else std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
     return buf;
 }
 
@@ -406,7 +404,8 @@ int main(int argc, char** argv) {
     std::deque<Worker> workers;
     for (long w = 0; w < threads; w++) workers.emplace_back(model.V, w == 0 ? model.knobs.size() : 0);
     // The gradients of the rows the threads after the first may make (batch_gradient).
-    std::vector<float> grads(model.knobs.size()), row_grads(model.knobs.size() * size_t(s.batch - back_floor(s.batch, threads)));
+    std::vector<float> grads(model.knobs.size()),
+        row_grads(model.knobs.size() * size_t(s.batch - back_floor(s.batch, threads)));
     auto started = std::chrono::steady_clock::now();
     const long first_step = step;
     auto seconds_since_start = [&] {
@@ -443,8 +442,9 @@ int main(int argc, char** argv) {
     // checkpoint): the checkpoint on disk may still be the step before.
     if (first_step == s.steps) save_model(out, model);
     const float final_val = validation_loss(model, text, 0, team, workers);
-    std::printf("done: %ld steps in %s; validation loss %.4f nats per character over all of the last 10%%; "
-                "wrote %s\n",
-                s.steps, duration(seconds_since_start()).c_str(), final_val, out.c_str());
+    std::printf(
+        "done: %ld steps in %s; validation loss %.4f nats per character over all of the last 10%%; "
+        "wrote %s\n",
+        s.steps, duration(seconds_since_start()).c_str(), final_val, out.c_str());
     return 0;
 }

@@ -13,7 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "platform.hpp"  // is_terminal, terminal_draws_colour, process_id, is_folder, files_in, flush_to_disk, replace_file
+#include "platform.hpp"  // is_terminal, terminal_draws_colour, process_id, is_folder, files_in, flush_to_disk,
+                         // replace_file
 
 inline std::string& program_name() {
     static std::string name = "program";
@@ -41,7 +42,8 @@ inline void append_formatted_list(std::string& out, const char* format, std::va_
 #else
 [[gnu::format(printf, 1, 2)]]
 #endif
-inline std::string formatted(const char* format, ...) {
+inline std::string
+formatted(const char* format, ...) {
     std::string text;
     std::va_list args;
     va_start(args, format);
@@ -102,7 +104,7 @@ inline void name_program(const char* path) {
 // Options: --name, --name VALUE or --name=VALUE. Ask for each option you take,
 // then call done(), which rejects anything left over.
 class Options {
-  public:
+public:
     Options(int argc, char** argv, const char* usage) : path_(argv[0]), args_(argv + 1), count_(argc - 1) {
         name_program(argv[0]);
         used_.assign(size_t(count_), false);
@@ -166,7 +168,8 @@ class Options {
         double v = std::strtod(s.c_str(), &end);
         if (s.empty() || *end != '\0' || !(v == v) || v - v != 0)
             fail(formatted("--%s expects a number, got '%s'", name, s.c_str()));
-        if (v < lowest || v > highest) fail(formatted("--%s must be from %g to %g, got %s", name, lowest, highest, s.c_str()));
+        if (v < lowest || v > highest)
+            fail(formatted("--%s must be from %g to %g, got %s", name, lowest, highest, s.c_str()));
         return v;
     }
 
@@ -179,7 +182,7 @@ class Options {
     // The program's path as it was started (argv[0]), to find what ships beside it.
     const char* path() const { return path_; }
 
-  private:
+private:
     // What follows "--name" in argument i ("", "=VALUE" or more), or nullptr if it does not start so.
     const char* after(int i, const char* name) const {
         const char* arg = args_[i];
@@ -196,8 +199,9 @@ class Options {
 // so, and any word given is an error rather than silently ignored.
 inline void takes_no_options(int argc, char** argv) {
     name_program(argv[0]);
-    const std::string usage = formatted("usage: %s [--help]\n\nThis listing prints what the book prints; it takes no options.\n",
-                                        program_name().c_str());
+    const std::string usage =
+        formatted("usage: %s [--help]\n\nThis listing prints what the book prints; it takes no options.\n",
+                  program_name().c_str());
     Options options(argc, argv, usage.c_str());
     if (argc > 1) fail(formatted("this listing takes no options, got '%s'", argv[1]));
 }

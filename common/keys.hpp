@@ -72,7 +72,8 @@ inline void on_interrupt(int) {
 
 // Keys one at a time from here on; `option` names what asked, for the error.
 inline void start_keys(const std::string& option) {
-    if (!KEYS_WORK) fail(option + " needs a terminal of Linux, macOS or WSL, not a Windows console; --html draws a page");
+    if (!KEYS_WORK)
+        fail(option + " needs a terminal of Linux, macOS or WSL, not a Windows console; --html draws a page");
     if (!is_terminal(stdin) || !is_terminal(stdout)) fail(option + " needs a terminal for input and output");
     if (!save_keys()) fail(option + ": cannot read the terminal's settings");
     std::atexit(restore_keys);

@@ -65,10 +65,10 @@ inline D exp_series(const D& r) {
 // e^x = 2^k e^r, and e^r is exp_series (the next term is below 2^-57 of the result).
 inline double exp_d(double x) {
     using namespace maths_detail;
-    if (x != x) return x;                                                  // NaN stays NaN
+    if (x != x) return x;                                                      // NaN stays NaN
     if (x > 709.782712893384) return std::numeric_limits<double>::infinity();  // past the largest double
-    if (x < -745.2) return 0.0;                                            // below half the smallest
-    const double k = (x * LOG2_E + ROUNDER) - ROUNDER;                    // the nearest whole number
+    if (x < -745.2) return 0.0;                                                // below half the smallest
+    const double k = (x * LOG2_E + ROUNDER) - ROUNDER;                         // the nearest whole number
     const double r = (x - k * LN2_HI) - k * LN2_LO;
     const double p = exp_series(r);
     // 2^k in two steps when e^x is a subnormal, so the one rounding is the last multiply.
@@ -116,14 +116,17 @@ inline float log_f(float x) { return float(log_d(x)); }
 // on [-pi/4, pi/4], to x^17 and x^18.
 inline double cos_turns(double t) {
     const double TWO_PI = 6.283185307179586;
-    t -= double(int64_t(t));                          // the fraction of a turn, exactly
+    t -= double(int64_t(t));                                                 // the fraction of a turn, exactly
     const double quarter = double(int64_t(t * 4.0 + (t < 0 ? -0.5 : 0.5)));  // nearest quarter
     const double x = TWO_PI * (t - quarter * 0.25), x2 = x * x;
     double c = 1.0 / 6402373705728000.0, s = 1.0 / 355687428096000.0;  // 1/18!, 1/17!
+    // Two lines a table, as written: the formatter would put one number on each line.
+    // clang-format off
     const double cos_denominators[] = {20922789888000.0, 87178291200.0, 479001600.0, 3628800.0, 40320.0,
                                        720.0, 24.0, 2.0, 1.0};  // 16!, 14!, ..., 2!, 0!
     const double sin_denominators[] = {1307674368000.0, 6227020800.0, 39916800.0, 362880.0, 5040.0,
                                        120.0, 6.0, 1.0};  // 15!, 13!, ..., 3!, 1!
+    // clang-format on
     for (int i = 0; i < 9; i++) c = c * -x2 + 1.0 / cos_denominators[i];
     for (int i = 0; i < 8; i++) s = s * -x2 + 1.0 / sin_denominators[i];
     s *= x;

@@ -202,8 +202,7 @@ inline std::string tensor_row(const float* x, int n, bool summarise, const Tenso
 // The whole "tensor(...)" text of a (rows x cols) block; a 1-D tensor is one row.
 inline std::string tensor_text(const float* x, int rows, int cols, bool one_dim) {
     if (rows * cols == 0)
-        return one_dim ? "tensor([])"
-                       : "tensor([], size=(" + std::to_string(rows) + ", " + std::to_string(cols) + "))";
+        return one_dim ? "tensor([])" : "tensor([], size=(" + std::to_string(rows) + ", " + std::to_string(cols) + "))";
     bool summarise = rows * cols > 1000;
     std::vector<float> shown;  // the entries printed, which alone choose the style
     for (int i : tensor_kept(rows, summarise))

@@ -24,7 +24,7 @@
 
 struct Series {
     std::string name;
-    std::vector<float> y;  // one value per x
+    std::vector<float> y;     // one value per x
     std::string colour = "";  // SVG colour, e.g. "#d62728"; "" takes the next from SERIES_COLOURS
 };
 
@@ -68,8 +68,8 @@ inline std::vector<double> nice_ticks(double lo, double hi, int target = 5) {
 }
 
 // The smallest and largest value, unless given (not NaN).
-inline void value_range(const std::vector<float>& values, float& lo, float& hi,
-                        float given_lo = NAN, float given_hi = NAN) {
+inline void value_range(const std::vector<float>& values, float& lo, float& hi, float given_lo = NAN,
+                        float given_hi = NAN) {
     lo = values.empty() ? 0.0f : values[0], hi = lo;
     for (float v : values) lo = v < lo ? v : lo, hi = v > hi ? v : hi;
     if (!std::isnan(given_lo)) lo = given_lo;
@@ -79,10 +79,13 @@ inline void value_range(const std::vector<float>& values, float& lo, float& hi,
 
 // Heat colour for t in [0, 1]: blue-white-red when the data has both signs
 // (white at zero), white-to-blue otherwise.
-struct Rgb { int r, g, b; };
+struct Rgb {
+    int r, g, b;
+};
 inline Rgb heat_colour(float t, bool diverging) {
     auto mix = [](Rgb a, Rgb b, float s) {
-        return Rgb{int(a.r + (b.r - a.r) * s + 0.5f), int(a.g + (b.g - a.g) * s + 0.5f), int(a.b + (b.b - a.b) * s + 0.5f)};
+        return Rgb{int(a.r + (b.r - a.r) * s + 0.5f), int(a.g + (b.g - a.g) * s + 0.5f),
+                   int(a.b + (b.b - a.b) * s + 0.5f)};
     };
     const Rgb blue{33, 102, 172}, white{247, 247, 247}, red{178, 24, 43};
     if (!diverging) return mix(white, blue, t);
@@ -128,13 +131,16 @@ inline void add_text(std::string& out, double x, double y, const std::string& s,
     out += "</text>\n";
 }
 inline void add_rect(std::string& out, double x, double y, double w, double h, const char* fill) {
-    append_formatted(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", x, y, w, h, fill);
+    append_formatted(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", x, y, w, h,
+                     fill);
 }
 inline void add_line(std::string& out, double x1, double y1, double x2, double y2, const char* stroke = "black") {
-    append_formatted(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x1, y1, x2, y2, stroke);
+    append_formatted(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x1, y1, x2, y2,
+                     stroke);
 }
 inline void add_path(std::string& out, const std::string& d, const char* stroke, double width = 2) {
-    append_formatted(out, "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%g\"/>\n", d.c_str(), stroke, width);
+    append_formatted(out, "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%g\"/>\n", d.c_str(), stroke,
+                     width);
 }
 
 inline std::string svg_escape(const std::string& s) {
@@ -143,10 +149,11 @@ inline std::string svg_escape(const std::string& s) {
     return out;
 }
 inline std::string svg_open(int width, int height) {
-    return formatted("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-                     "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" "
-                     "fill=\"white\"/>\n",
-                     width, height, width, height);
+    return formatted(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+        "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" "
+        "fill=\"white\"/>\n",
+        width, height, width, height);
 }
 // "#rrggbb"
 inline std::string svg_colour(Rgb c) { return formatted("#%02x%02x%02x", unsigned(c.r), unsigned(c.g), unsigned(c.b)); }
@@ -248,13 +255,13 @@ inline std::string text_line_chart(const LineChart& c, bool fancy, int width = 6
     for (int col = 0; col < width; col++) out += fancy ? "\u2500" : "-";
     std::string xl = format_number("%g", xlo), xh = format_number("%g", xhi);
     append_formatted(out, "\n  %*s%s%*s%s  %s\n  %*s", int(pad + 2), "", xl.c_str(),
-                     std::max(1, width - int(xl.size() + xh.size())), "", xh.c_str(), c.x_label.c_str(), int(pad + 2), "");
+                     std::max(1, width - int(xl.size() + xh.size())), "", xh.c_str(), c.x_label.c_str(), int(pad + 2),
+                     "");
     for (size_t s = 0; s < c.series.size(); s++)
         if (fancy)
             append_formatted(out, "%s\x1b[%dm%s\x1b[0m %s", s ? "   " : "", ANSI_COLOURS[s % 6], FANCY_MARKS[s % 6],
                              c.series[s].name.c_str());
-        else
-            append_formatted(out, "%s%c %s", s ? "   " : "", PLAIN_MARKS[s % 6], c.series[s].name.c_str());
+        else append_formatted(out, "%s%c %s", s ? "   " : "", PLAIN_MARKS[s % 6], c.series[s].name.c_str());
     if (overlap) out += fancy ? "   \u2726 overlap" : "   # overlap";
     out += "\n";
     return out;
@@ -287,7 +294,8 @@ inline std::string svg_heatmap(const Heatmap& h, double cell_width = 24, double 
     const double sx = left + pw + 30, steps = 20, sh = ph / steps;
     for (int k = 0; k < steps; k++) {
         float v = hi - (hi - lo) * (k + 0.5f) / float(steps);
-        add_rect(svg, sx, top + k * sh, 16, sh + 0.5, svg_colour(heat_colour(heat_position(v, lo, hi, diverging), diverging)).c_str());
+        add_rect(svg, sx, top + k * sh, 16, sh + 0.5,
+                 svg_colour(heat_colour(heat_position(v, lo, hi, diverging), diverging)).c_str());
     }
     add_text(svg, sx + 20, top + 10, format_number("%.3g", hi), "start");
     add_text(svg, sx + 20, top + ph, format_number("%.3g", lo), "start");

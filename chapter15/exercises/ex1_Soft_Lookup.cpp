@@ -65,6 +65,8 @@ static void show(const char* title, const std::vector<float>& query, const Matri
 }
 
 int main() {
+    // One line per row of the matrix: the formatter would run the numbers together.
+    // clang-format off
     Matrix keys(2, 2, {
          1.0f, 0.0f,  // k1
         -1.0f, 0.0f,  // k2
@@ -73,6 +75,7 @@ int main() {
         2.0f, 0.0f,  // v1
         0.0f, 4.0f,  // v2
     });
+    // clang-format on
     show("q = (1, 0): most of the weight on the first entry (the book: 0.881 and 0.119, z = (1.762, 0.477))",
          {1.0f, 0.0f}, keys, values);
     show("q = (0, 0): both scores 0, equal weights, the plain average of the values", {0.0f, 0.0f}, keys, values);
@@ -81,10 +84,13 @@ int main() {
     new_values(0, 0) = 3.0f;
     new_values(0, 1) = 2.0f;
     show("v1 = (3, 2), q = (1, 0): the same weights, a different z", {1.0f, 0.0f}, keys, new_values);
+    // One line per row of the matrix: the formatter would run the numbers together.
+    // clang-format off
     Matrix far_keys(2, 2, {
          300.0f, 0.0f,  // scores of 300 and -300: exp(300) alone would overflow a float
         -300.0f, 0.0f,
     });
+    // clang-format on
     show("keys 300 times longer: all the weight on the first entry, and no overflow", {1.0f, 0.0f}, far_keys, values);
     return 0;
 }

@@ -50,12 +50,15 @@ Matrix causal_weights(const Matrix& Q, const Matrix& K) {
 // The lesson
 
 int main() {
+    // One line per row of the matrix: the formatter would run the numbers together.
+    // clang-format off
     // The last three positions of "... players wear red": the wear row scores 0, 0, 2 (15.5).
     Matrix scores(3, 3, {
         1.0f, 0.5f, 0.0f,  // players (made up: only its first entry survives the mask)
         0.0f, 0.0f, 2.0f,  // wear, as the text supposes
         0.5f, 1.0f, 1.5f,  // red (made up)
     });
+    // clang-format on
     Matrix masked = add_causal_mask(scores);
     std::printf("Scores of players, wear and red (rows: queries, columns: keys), the mask added:\n%s\n\n",
                 tensor_str(masked).c_str());
@@ -63,6 +66,8 @@ int main() {
     std::printf("The wear row's weights without the mask: %s\n", tensor_str(unmasked_weights.row(1), 3).c_str());
     std::printf("and with it (the book: 0.5, 0.5, 0):     %s\n\n", tensor_str(weights.row(1), 3).c_str());
 
+    // One line per row of the matrix: the formatter would run the numbers together.
+    // clang-format off
     // Four positions with made-up two-number queries and keys: A = softmax_rows(Q K^T / sqrt(2) + M).
     Matrix Q(4, 2, {
         1.0f,  0.0f,
@@ -76,6 +81,7 @@ int main() {
         0.0f,  1.0f,
        -1.0f,  0.5f,
     });
+    // clang-format on
     Matrix A = causal_weights(Q, K);
     std::printf("Causal weights of four positions (d_k = 2, scores divided by sqrt(2)):\n%s\n", tensor_str(A).c_str());
     bool upper_zero = true;

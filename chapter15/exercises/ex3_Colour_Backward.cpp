@@ -37,8 +37,8 @@
 // ---------------------------------------------------------------------------
 // The lesson: your gradient of the mean training loss against finite differences.
 
-constexpr float STEP = 1e-2f;         // large enough that float rounding in the loss stays small
-constexpr double TOLERANCE = 0.05;    // of the block's largest gradient entry; a wrong sign gives 2
+constexpr float STEP = 1e-2f;       // large enough that float rounding in the loss stays small
+constexpr double TOLERANCE = 0.05;  // of the block's largest gradient entry; a wrong sign gives 2
 
 int main() {
     // A start three times as wide as the default, so that the attention row is not uniform
@@ -71,7 +71,10 @@ int main() {
         const bool ok = biggest > 0 && worst / biggest < TOLERANCE;
         matching += ok;
         std::printf("  %-10s  %18.3e  %32s  %s\n", BLOCK_NAMES[b], biggest,
-                    worst / biggest < 0.01 ? "below 0.01" : ok ? "below 0.05" : "above 0.05", ok ? "yes" : "no");
+                    worst / biggest < 0.01 ? "below 0.01"
+                    : ok                   ? "below 0.05"
+                                           : "above 0.05",
+                    ok ? "yes" : "no");
     }
     std::printf("\n%d of 6 blocks match finite differences (step %g, tolerance %g of the block's largest entry)\n",
                 matching, double(STEP), TOLERANCE);

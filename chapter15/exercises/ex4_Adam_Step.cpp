@@ -47,8 +47,9 @@ int main() {
     adam_step(params, grads, m, v, 1, 0.03f);
     std::printf("First update at lr 0.03, gradients 1000, 1 and -0.001:\n");
     std::printf("  parameters  %.6f  %.6f  %.6f\n", params[0], params[1], params[2]);
-    std::printf("  each moved by lr against its gradient's sign, whatever its size: Adam sets a\n"
-                "  step size for each parameter from the gradients it has seen (section 15.2.3)\n\n");
+    std::printf(
+        "  each moved by lr against its gradient's sign, whatever its size: Adam sets a\n"
+        "  step size for each parameter from the gradients it has seen (section 15.2.3)\n\n");
 
     // Minimise (x - 3)^2 from x = 0: the gradient is 2 (x - 3).
     std::vector<float> x = {0.0f}, mx = {0.0f}, vx = {0.0f};

@@ -41,7 +41,7 @@
 #include <vector>
 
 #include "../colour_recall_fast.hpp"  // train_step_fast: train_step, faster
-#include "maths.hpp"  // log_f
+#include "maths.hpp"                  // log_f
 
 // The scales searched unless --scales says otherwise: around 0.2, where the
 // starting row is near-uniform as in the book and the nearest starts were
@@ -64,6 +64,8 @@ struct BookRow {
     int training_loss, validation_loss;
     int validation_correct;  // of 3
 };
+// One line per row of the book's table: the formatter would run the rows together.
+// clang-format off
 const BookRow BOOK_TABLE[5] = {
     {0, 99, 103, 58, ".", 2837, 2836, 0},
     {10, 79, 160, 279, "blue", 1215, 1214, 1},
@@ -71,12 +73,13 @@ const BookRow BOOK_TABLE[5] = {
     {50, 1000, 0, 1000, "red", 0, 0, 3},
     {200, 1000, 0, 1000, "red", 0, 0, 3},
 };
+// clang-format on
 
 // 15.3's table, in tenths, and 15.2.3's range of W_K, in hundredths.
 // The colour scores are in the order red, blue, black.
-const int BOOK_COLOUR_POSITION_SCORE[2] = {399, 455};        // red prefix, black prefix
+const int BOOK_COLOUR_POSITION_SCORE[2] = {399, 455};          // red prefix, black prefix
 const int BOOK_ADDS[2][3] = {{243, 52, 77}, {-42, -31, 119}};  // what position 5 adds to red, blue, black
-const int BOOK_OTHER_SCORE = -120;                            // "about -12" at every other position
+const int BOOK_OTHER_SCORE = -120;                             // "about -12" at every other position
 const int BOOK_W_K_LOW = -150, BOOK_W_K_HIGH = 120;
 
 const double POWERS_OF_TEN[4] = {1.0, 10.0, 100.0, 1000.0};  // for 0 to 3 decimals
@@ -97,15 +100,21 @@ static double in_units(int v, int decimals) { return v / POWERS_OF_TEN[decimals]
 
 // Our row after `update` updates, as 15_2_Lab5_Training prints it.
 static BookRow as_printed(int update, const Measurement& m) {
-    return {update, printed(m.weight_on_colour, 3), printed(m.largest_other, 3), printed(m.p_colour[0], 3),
-            WORDS[m.predicted], printed(m.training_loss, 3), printed(m.validation_loss, 3), m.validation_correct};
+    return {update,
+            printed(m.weight_on_colour, 3),
+            printed(m.largest_other, 3),
+            printed(m.p_colour[0], 3),
+            WORDS[m.predicted],
+            printed(m.training_loss, 3),
+            printed(m.validation_loss, 3),
+            m.validation_correct};
 }
 
 // What 15.3 and 15.2.3's sentence on W_K report about a trained model, as
 // 15_3_Learned_Weights and 15_2_Lab5_Training print it.
 struct Figures {
-    int colour_position_score[2];  // tenths: the wear query against position 5's key, red and black prefix
-    int adds[2][3];                // tenths: what position 5 adds to red, blue, black
+    int colour_position_score[2];     // tenths: the wear query against position 5's key, red and black prefix
+    int adds[2][3];                   // tenths: what position 5 adds to red, blue, black
     int other_low[2], other_high[2];  // tenths: the other positions' scores, lowest and highest
     int w_k_low, w_k_high;            // hundredths: W_K's smallest and largest entry
 };
@@ -166,7 +175,7 @@ struct Candidate {
     int table_distance;    // thousandths
     int figures_distance;  // tenths
     Figures figures;
-    BookRow rows[5];       // the book's five rows, ours
+    BookRow rows[5];  // the book's five rows, ours
 };
 
 // After update 30, a start whose table distance so far is above FAR
@@ -189,9 +198,9 @@ static bool second_run_finishes(const Params& start, const std::vector<Example>&
 
 // How far one start got.
 struct Outcome {
-    int rows = 0;              // rows of the book's table, from the first, with the book's words
-    bool far = false;          // stopped after update 30, already FAR from the table
-    bool finishes = false;     // ... and the second run finishes: the start is kept
+    int rows = 0;           // rows of the book's table, from the first, with the book's words
+    bool far = false;       // stopped after update 30, already FAR from the table
+    bool finishes = false;  // ... and the second run finishes: the start is kept
 };
 
 // Trains one start for 200 updates at lr 0.03, stopping at the first row of
@@ -229,9 +238,9 @@ static Outcome try_start(const Params& start, const std::vector<Example>& train,
 
 struct SearchResult {
     long starts = 0;
-    long matched[5] = {};            // matched[r]: starts whose rows 0..r all have the book's words
-    long far = 0;                    // of matched[FAR_ROW], those FAR from the table by then
-    long finished = 0;               // of matched[4], those whose second run finishes: the kept ones
+    long matched[5] = {};           // matched[r]: starts whose rows 0..r all have the book's words
+    long far = 0;                   // of matched[FAR_ROW], those FAR from the table by then
+    long finished = 0;              // of matched[4], those whose second run finishes: the kept ones
     std::vector<Candidate> ranked;  // every start matching all five rows, nearest first
 };
 
@@ -330,17 +339,19 @@ static SearchResult search_starts(long seeds, const std::vector<float>& scales, 
 // What the search prints (stdout: the same for any number of threads)
 
 static void print_rules(int margin) {
-    std::printf("A start is kept when all five rows of its table have the book's predicted token and\n"
-                "validation count (rows 50 and 200 all the book's numbers too), its distance over rows 0 to 30 is at most %.3f, and Lab 5's second run\n"
-                "(lr 0.003) finishes: 1.000 on position 5 and 3 of 3 at update 1000 (15.6). Its distances\n"
-                "count the numbers as our programs print them:\n"
-                "  table: the sum of |ours - book| over the table's 25 numbers (3 decimals);\n"
-                "  15.3:  the sum of |ours - book| over 15.3's eight figures (1 decimal), plus for each\n"
-                "         prefix the other position whose score is farthest from -12, plus ten times\n"
-                "         |lowest W_K + 1.5| + |highest W_K - 1.2| (2 decimals).\n"
-                "Within %.3f of the best table distance the 15.3 distance ranks first; beyond it, the\n"
-                "table distance. Ties go to the smaller scale, then the smaller seed.\n\n",
-                in_units(FAR, 3), in_units(margin, 3));
+    std::printf(
+        "A start is kept when all five rows of its table have the book's predicted token and\n"
+        "validation count (rows 50 and 200 all the book's numbers too), its distance over rows 0 to 30 is at most "
+        "%.3f, and Lab 5's second run\n"
+        "(lr 0.003) finishes: 1.000 on position 5 and 3 of 3 at update 1000 (15.6). Its distances\n"
+        "count the numbers as our programs print them:\n"
+        "  table: the sum of |ours - book| over the table's 25 numbers (3 decimals);\n"
+        "  15.3:  the sum of |ours - book| over 15.3's eight figures (1 decimal), plus for each\n"
+        "         prefix the other position whose score is farthest from -12, plus ten times\n"
+        "         |lowest W_K + 1.5| + |highest W_K - 1.2| (2 decimals).\n"
+        "Within %.3f of the best table distance the 15.3 distance ranks first; beyond it, the\n"
+        "table distance. Ties go to the smaller scale, then the smaller seed.\n\n",
+        in_units(FAR, 3), in_units(margin, 3));
 }
 
 static void print_counts(const SearchResult& result) {
@@ -361,11 +372,12 @@ static void print_counts(const SearchResult& result) {
 }
 
 static void print_best(const SearchResult& result, const std::vector<float>& scales, int best) {
-    std::printf("  rank  scale      seed  table   15.3   position 5's score   W_K's entries\n"
-                "                                        red pfx  black pfx    from     to\n"
-                "  book                                    %5.1f      %5.1f   %5.2f  %5.2f\n",
-                in_units(BOOK_COLOUR_POSITION_SCORE[0], 1), in_units(BOOK_COLOUR_POSITION_SCORE[1], 1),
-                in_units(BOOK_W_K_LOW, 2), in_units(BOOK_W_K_HIGH, 2));
+    std::printf(
+        "  rank  scale      seed  table   15.3   position 5's score   W_K's entries\n"
+        "                                        red pfx  black pfx    from     to\n"
+        "  book                                    %5.1f      %5.1f   %5.2f  %5.2f\n",
+        in_units(BOOK_COLOUR_POSITION_SCORE[0], 1), in_units(BOOK_COLOUR_POSITION_SCORE[1], 1),
+        in_units(BOOK_W_K_LOW, 2), in_units(BOOK_W_K_HIGH, 2));
     for (int i = 0; i < best && i < int(result.ranked.size()); i++) {
         const Candidate& c = result.ranked[size_t(i)];
         const Figures& g = c.figures;
@@ -379,9 +391,10 @@ static void print_best(const SearchResult& result, const std::vector<float>& sca
 
 // One start's table and 15.3 figures beside the book's: "book / ours".
 static void print_beside_book(const Candidate& c) {
-    std::printf("Its table beside the book's, book / ours:\n"
-                "  update  weight on 5    largest other  p_red          predicted     training loss  "
-                "validation loss  correct\n");
+    std::printf(
+        "Its table beside the book's, book / ours:\n"
+        "  update  weight on 5    largest other  p_red          predicted     training loss  "
+        "validation loss  correct\n");
     char words[32];
     for (int r = 0; r < 5; r++) {
         const BookRow &b = BOOK_TABLE[r], &m = c.rows[r];
@@ -398,11 +411,12 @@ static void print_beside_book(const Candidate& c) {
     std::printf("Its 15.3 figures beside the book's, book / ours:\n");
     const char* prefixes[2] = {"red prefix:  ", "black prefix:"};
     for (int k = 0; k < 2; k++) {
-        std::printf("  %s position 5's score %.1f / %.1f; it adds to red %+.1f / %+.1f, blue %+.1f / %+.1f, "
-                    "black %+.1f / %+.1f\n",
-                    prefixes[k], in_units(BOOK_COLOUR_POSITION_SCORE[k], 1), in_units(g.colour_position_score[k], 1),
-                    in_units(BOOK_ADDS[k][0], 1), in_units(g.adds[k][0], 1), in_units(BOOK_ADDS[k][1], 1),
-                    in_units(g.adds[k][1], 1), in_units(BOOK_ADDS[k][2], 1), in_units(g.adds[k][2], 1));
+        std::printf(
+            "  %s position 5's score %.1f / %.1f; it adds to red %+.1f / %+.1f, blue %+.1f / %+.1f, "
+            "black %+.1f / %+.1f\n",
+            prefixes[k], in_units(BOOK_COLOUR_POSITION_SCORE[k], 1), in_units(g.colour_position_score[k], 1),
+            in_units(BOOK_ADDS[k][0], 1), in_units(g.adds[k][0], 1), in_units(BOOK_ADDS[k][1], 1),
+            in_units(g.adds[k][1], 1), in_units(BOOK_ADDS[k][2], 1), in_units(g.adds[k][2], 1));
         std::printf("  %s every other position's score about %.1f / %.1f to %.1f\n", prefixes[k],
                     in_units(BOOK_OTHER_SCORE, 1), in_units(g.other_low[k], 1), in_units(g.other_high[k], 1));
     }
@@ -423,8 +437,8 @@ static void print_default(const SearchResult& result, long seeds, const std::vec
     for (size_t i = 0; i < result.ranked.size(); i++) {
         const Candidate& c = result.ranked[i];
         if (c.seed == DEFAULT_SEED && scales[size_t(c.scale_index)] == INIT_SCALE) {
-            std::printf("rank %d, table distance %.3f, 15.3 distance %.1f.\n", int(i + 1), in_units(c.table_distance, 3),
-                        in_units(c.figures_distance, 1));
+            std::printf("rank %d, table distance %.3f, 15.3 distance %.1f.\n", int(i + 1),
+                        in_units(c.table_distance, 3), in_units(c.figures_distance, 1));
             return;
         }
     }
@@ -438,7 +452,8 @@ static std::vector<float> parse_scales(const std::string& list) {
         char* stop = nullptr;
         const double v = std::strtod(item, &stop);
         if (stop == item || (*stop != ',' && *stop != '\0') || !(v >= 0.001 && v <= 10))
-            fail(formatted("--scales expects numbers from 0.001 to 10 separated by commas, got '%s'", shown(list).c_str()));
+            fail(formatted("--scales expects numbers from 0.001 to 10 separated by commas, got '%s'",
+                           shown(list).c_str()));
         for (float scale : scales)
             if (scale == float(v)) fail(formatted("--scales names %.*s twice", int(stop - item), item));
         scales.push_back(float(v));
@@ -455,17 +470,18 @@ static std::vector<float> parse_scales(const std::string& list) {
 constexpr float STALL_BAND = 0.05f;
 
 static void seed_sweep(int seeds, float scale, float lr, int updates, const std::vector<Example>& train,
-                const std::vector<Example>& valid) {
+                       const std::vector<Example>& valid) {
     const float ln3 = log_f(3.0f);
     std::printf("Seed sweep: seeds 1 to %d, starting scale %.2g, Adam lr %g, %d updates.\n", seeds, double(scale),
                 double(lr), updates);
     const float two_thirds_ln2 = 2.0f / 3.0f * log_f(2.0f);
-    std::printf("A run stalls near ln 3 when its final training loss is within %.2f of ln 3 = %.3f:\n"
-                "it cannot tell the colours apart and gives each about 1/3. Near 2/3 ln 2 = %.3f, it\n"
-                "tells one colour from the other two but not those two apart (1/2 each, in 6 of the\n"
-                "9 prefixes). A run that reaches 3 of 3 either looks at position 5 for every colour,\n"
-                "or looks there for two colours only and recognises the third by elimination.\n\n",
-                double(STALL_BAND), double(ln3), double(two_thirds_ln2));
+    std::printf(
+        "A run stalls near ln 3 when its final training loss is within %.2f of ln 3 = %.3f:\n"
+        "it cannot tell the colours apart and gives each about 1/3. Near 2/3 ln 2 = %.3f, it\n"
+        "tells one colour from the other two but not those two apart (1/2 each, in 6 of the\n"
+        "9 prefixes). A run that reaches 3 of 3 either looks at position 5 for every colour,\n"
+        "or looks there for two colours only and recognises the third by elimination.\n\n",
+        double(STALL_BAND), double(ln3), double(two_thirds_ln2));
     std::printf("  seed  training loss  validation  red prefix: most weight at wear on\n");
     int via_colour = 0, by_elimination = 0, other_solved = 0, stalled = 0, half_stalled = 0;
     for (int seed = 1; seed <= seeds; seed++) {
@@ -490,10 +506,12 @@ static void seed_sweep(int seeds, float scale, float lr, int updates, const std:
             if (m.wear_row[j] > m.wear_row[top]) top = j;
         std::string verdict;
         if (std::fabs(m.training_loss - ln3) < STALL_BAND) verdict = "stalled near ln 3", stalled++;
-        else if (std::fabs(m.training_loss - two_thirds_ln2) < STALL_BAND) verdict = "stalled near 2/3 ln 2", half_stalled++;
+        else if (std::fabs(m.training_loss - two_thirds_ln2) < STALL_BAND)
+            verdict = "stalled near 2/3 ln 2", half_stalled++;
         else if (m.validation_correct < 3) verdict = "not 3 of 3";
         else if (colours_elsewhere == 0) verdict = "3 of 3 via the colour", via_colour++;
-        else if (colours_elsewhere == 1) verdict = formatted("3 of 3, %s by elimination", elsewhere.c_str()), by_elimination++;
+        else if (colours_elsewhere == 1)
+            verdict = formatted("3 of 3, %s by elimination", elsewhere.c_str()), by_elimination++;
         else verdict = formatted("3 of 3, %s look elsewhere", elsewhere.c_str()), other_solved++;
         std::printf("  %4d  %13.3f  %d of 3      position %2d (%s) %.3f   %s\n", seed, m.training_loss,
                     m.validation_correct, top + 1, WORDS[train[0].tokens[top]], m.wear_row[top], verdict.c_str());
@@ -513,7 +531,7 @@ static void seed_sweep(int seeds, float scale, float lr, int updates, const std:
 // 200 updates on the machine this project was built on).
 
 static void time_training(int repetitions, uint64_t seed, float scale, float lr, int updates,
-                   const std::vector<Example>& train) {
+                          const std::vector<Example>& train) {
     const Params start = random_start(seed, VOCAB, scale);
     const int batches = repetitions >= 5 ? 5 : 1, per_batch = repetitions / batches;
     double best = 1e30, best_cpu = 1e30, total = 0.0;
@@ -580,13 +598,16 @@ int main(int argc, char** argv) {
     const int margin = printed(float(options.number("margin", DEFAULT_MARGIN, 0, 100)), 3);
     const int best = int(options.integer("best", 10, 1, 100000));
     options.done();
-    if ((seeds > 0) + (search > 0) + (repetitions > 0) != 1) fail("give one of --seeds N, --search N or --time N; see --help");
-    const bool search_options = options.given("scales") || options.given("threads") || options.given("margin") ||
-                                options.given("best");
+    if ((seeds > 0) + (search > 0) + (repetitions > 0) != 1)
+        fail("give one of --seeds N, --search N or --time N; see --help");
+    const bool search_options =
+        options.given("scales") || options.given("threads") || options.given("margin") || options.given("best");
     if (search_options && search == 0) fail("--scales, --threads, --margin and --best go with --search; see --help");
-    if (search > 0 && (options.given("seed") || options.given("scale") || options.given("lr") || options.given("updates")))
-        fail("--search trains its own starts at lr 0.03 for 200 updates; it takes only --scales, --threads, "
-             "--margin and --best");
+    if (search > 0 &&
+        (options.given("seed") || options.given("scale") || options.given("lr") || options.given("updates")))
+        fail(
+            "--search trains its own starts at lr 0.03 for 200 updates; it takes only --scales, --threads, "
+            "--margin and --best");
     if (seeds > 0 && options.given("seed")) fail("--seeds trains seeds 1..N; --seed goes with --time");
 
     const std::vector<Example> train = training_examples(), valid = validation_examples();
@@ -599,8 +620,10 @@ int main(int argc, char** argv) {
         return 0;
     }
 
-    std::printf("Search for the start nearest the book's Lab 5 (15.2.3 and 15.3): %ld starts, seeds 1 to %ld\n"
-                "at each scale of", search * long(scales.size()), search);
+    std::printf(
+        "Search for the start nearest the book's Lab 5 (15.2.3 and 15.3): %ld starts, seeds 1 to %ld\n"
+        "at each scale of",
+        search * long(scales.size()), search);
     for (float scale : scales) std::printf(" %.2g", double(scale));
     std::printf(", each trained with Adam at lr 0.03 for 200 updates.\n\n");
 

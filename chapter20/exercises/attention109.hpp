@@ -17,6 +17,8 @@ constexpr int DM = 4;  // model dimension
 constexpr int DK = 3;  // query and key dimension
 constexpr int DV = 3;  // value dimension
 
+// One line per row of each matrix: the formatter would run the numbers together.
+// clang-format off
 // The 4-word sentence, one embedding row per word, (SL x DM).
 inline Matrix sentence_109() {
     return Matrix(SL, DM, {
@@ -54,6 +56,7 @@ inline Matrix WV_109() {
         +0.00f, +0.00f, +1.00f, +0.00f,
     });
 }
+// clang-format on
 
 // Everything the forward pass made, kept so a backward pass can use it.
 struct Attention {

@@ -78,8 +78,7 @@ int main() {
     projected.out = matmul(projected.weights, projected.V);
     Attention raw = raw_dot_product_attention(X);
 
-    std::printf("W_Q = W_K = W_V = the %dx%d identity, so d_k = d_v = d_model = %d\n\n", I.rows, I.cols,
-                DM);
+    std::printf("W_Q = W_K = W_V = the %dx%d identity, so d_k = d_v = d_model = %d\n\n", I.rows, I.cols, DM);
     std::printf("Attention function (listing 109), weights:\n\n");
     print_weights(projected.weights, words, words);
     std::printf("\nAttention function (listing 109), outputs, d_v=%d:\n\n", projected.out.cols);

@@ -108,7 +108,7 @@ int main() {
 
         std::printf("  %-4s q=%+.3f  ", words[i].c_str(), a.Q(i, 0));
         for (int j : order) std::printf(" %s=%.3f", words[j].c_str(), weights(i, j));
-        std::string prefers = best < 0         ? "no key (uniform)"
+        std::string prefers = best < 0           ? "no key (uniform)"
                               : best == largest  ? words[best] + " (the largest key)"
                               : best == smallest ? words[best] + " (the smallest key)"
                                                  : words[best] + " (a middle key)";
@@ -121,7 +121,7 @@ int main() {
     std::printf("Different favourites among the %d queries: %d\n", SL, different);
 
     // Any query at all, not just these four: sweep q and record every favourite.
-    constexpr int STEPS = 10;           // q = -5.0, -4.5, ..., +5.0
+    constexpr int STEPS = 10;  // q = -5.0, -4.5, ..., +5.0
     constexpr float Q_STEP = 0.5f;
     std::vector<bool> ever_favourite(SL, false);
     for (int s = -STEPS; s <= STEPS; s++) {

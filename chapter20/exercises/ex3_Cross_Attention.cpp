@@ -35,15 +35,15 @@ static Matrix append_row(Matrix A, std::initializer_list<float> row) {
     return A;
 }
 
-static Attention cross_attention(const Matrix& decoder, const Matrix& encoder, const Matrix& W_Q,
-                                 const Matrix& W_K, const Matrix& W_V) {
+static Attention cross_attention(const Matrix& decoder, const Matrix& encoder, const Matrix& W_Q, const Matrix& W_K,
+                                 const Matrix& W_V) {
     // BEGIN SOLUTION
     Attention a;
-    a.Q = matmul(decoder, transpose(W_Q));                   // (n_dec x d_k): the decoder asks
-    a.K = matmul(encoder, transpose(W_K));                   // (n_enc x d_k): the encoder offers
-    a.V = matmul(encoder, transpose(W_V));                   // (n_enc x d_v): and supplies
+    a.Q = matmul(decoder, transpose(W_Q));                  // (n_dec x d_k): the decoder asks
+    a.K = matmul(encoder, transpose(W_K));                  // (n_enc x d_k): the encoder offers
+    a.V = matmul(encoder, transpose(W_V));                  // (n_enc x d_v): and supplies
     a.weights = softmax_rows(matmul(a.Q, transpose(a.K)));  // (n_dec x n_enc)
-    a.out = matmul(a.weights, a.V);                          // (n_dec x d_v)
+    a.out = matmul(a.weights, a.V);                         // (n_dec x d_v)
     return a;
     // STUB: (void)decoder, (void)encoder, (void)W_Q, (void)W_K, (void)W_V;
     // STUB: return Attention{};
@@ -55,19 +55,21 @@ int main() {
     Matrix encoder = append_row(sentence_109(), {0.1f, -0.4f, 0.3f, 0.2f});  // (5 x DM)
     std::vector<std::string> encoder_words = words_109();
     encoder_words.push_back("today");
+    // One line per row of the matrix: the formatter would run the numbers together.
+    // clang-format off
     // The decoder has produced three positions of a translation so far, (DEC x DM).
     Matrix decoder(DEC, DM, {
          0.9f,  0.1f,  0.4f, -0.1f,  // le
          0.2f,  0.7f,  0.0f,  0.5f,  // chat
         -0.1f,  0.2f,  0.8f,  0.4f,  // assis
     });
+    // clang-format on
     const std::vector<std::string> decoder_words = {"le", "chat", "assis"};
 
     // Queries from the decoder; keys and values from the encoder; listing 109's projections.
     Attention cross = cross_attention(decoder, encoder, WQ_109(), WK_109(), WV_109());
 
-    std::printf("Cross-attention: %d decoder positions attend over %d encoder positions\n", decoder.rows,
-                encoder.rows);
+    std::printf("Cross-attention: %d decoder positions attend over %d encoder positions\n", decoder.rows, encoder.rows);
     std::printf("Queries from the decoder, keys and values from the encoder\n\n");
     std::printf("Attention weights [%d x %d], rows decoder query, cols encoder key\n\n", cross.weights.rows,
                 cross.weights.cols);

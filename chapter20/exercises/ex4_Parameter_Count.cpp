@@ -57,8 +57,7 @@ static void print_dense(const char* reading, long long in, long long out, long l
     std::printf("    weights %lld x %lld = %s, with biases %s\n", in, out, with_commas(weights).c_str(),
                 with_commas(dense_weights(in, out, true)).c_str());
     std::printf("    one attention head has %.3g times as many weights (%s against %s)\n",
-                double(attention) / double(weights), with_commas(attention).c_str(),
-                with_commas(weights).c_str());
+                double(attention) / double(weights), with_commas(attention).c_str(), with_commas(weights).c_str());
 }
 
 static const char* USAGE =
@@ -93,15 +92,14 @@ int main(int argc, char** argv) {
     // Heads of width d_v side by side give back d_model outputs (chapter 21).
     if (d_model % d_v == 0) {
         long long heads = d_model / d_v;
-        std::printf("\n%lld heads of d_v = %lld give d_model = %lld outputs again: %lld x %s = %s weights,\n",
-                    heads, d_v, d_model, heads, with_commas(per_head).c_str(),
-                    with_commas(heads * per_head).c_str());
-        std::printf("%.3g times the %lld -> %lld layer.\n",
-                    double(heads * per_head) / double(d_model * d_model), d_model, d_model);
+        std::printf("\n%lld heads of d_v = %lld give d_model = %lld outputs again: %lld x %s = %s weights,\n", heads,
+                    d_v, d_model, heads, with_commas(per_head).c_str(), with_commas(heads * per_head).c_str());
+        std::printf("%.3g times the %lld -> %lld layer.\n", double(heads * per_head) / double(d_model * d_model),
+                    d_model, d_model);
     }
 
     // The same formula gives listing 109's printed count for its toy sizes.
-    std::printf("\nListing 109's sizes, d_model = %d, d_k = %d, d_v = %d: (2 * %d + %d) * %d = %lld\n", DM, DK,
-                DV, DK, DV, DM, attention_weights(DM, DK, DV));
+    std::printf("\nListing 109's sizes, d_model = %d, d_k = %d, d_v = %d: (2 * %d + %d) * %d = %lld\n", DM, DK, DV, DK,
+                DV, DM, attention_weights(DM, DK, DV));
     return 0;
 }

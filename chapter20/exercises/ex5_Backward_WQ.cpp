@@ -66,8 +66,7 @@ static Matrix softmax_backward(const Matrix& d_weights, const Matrix& weights) {
     Matrix d_scores(weights.rows, weights.cols);  // (SL x SL)
     for (int i = 0; i < weights.rows; i++) {
         float through_row = dot(weights.row(i), d_weights.row(i), weights.cols);
-        for (int j = 0; j < weights.cols; j++)
-            d_scores(i, j) = weights(i, j) * (d_weights(i, j) - through_row);
+        for (int j = 0; j < weights.cols; j++) d_scores(i, j) = weights(i, j) * (d_weights(i, j) - through_row);
     }
     return d_scores;
 }
@@ -95,8 +94,7 @@ static Matrix backward_W_Q(const Attention& a, const Matrix& X, const Matrix& d_
 // The same loss again, written out in double, for the finite differences: a
 // separate computation, so a slip in the float code is not repeated here.
 
-static double loss_in_double(const Matrix& X, const std::vector<double>& WQ, const Matrix& WK,
-                             const Matrix& WV) {
+static double loss_in_double(const Matrix& X, const std::vector<double>& WQ, const Matrix& WK, const Matrix& WV) {
     double Q[SL][DK], K[SL][DK], V[SL][DV];
     for (int i = 0; i < SL; i++) {
         for (int k = 0; k < DK; k++) {
@@ -145,7 +143,7 @@ int main() {
     float loss = loss_of(a.out);
 
     // Backward, from the loss to W_Q.
-    Matrix d_out = loss_backward(SL);          // (SL x DV)
+    Matrix d_out = loss_backward(SL);         // (SL x DV)
     Matrix d_WQ = backward_W_Q(a, X, d_out);  // (DK x DM), the shape of W_Q
 
     std::printf("Backward pass for W_Q through listing 109's attention\n\n");

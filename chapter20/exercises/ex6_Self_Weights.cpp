@@ -68,8 +68,7 @@ int main() {
     std::printf("  %-6s  %-11s  %s\n", "word", "self-weight", "strongest");
     for (int i = 0; i < SL; i++) {
         int best = strongest(W, i);
-        std::printf("  %-6s  %-11.3f  %s (%.3f)\n", words[i].c_str(), W(i, i), words[best].c_str(),
-                    W(i, best));
+        std::printf("  %-6s  %-11.3f  %s (%.3f)\n", words[i].c_str(), W(i, i), words[best].c_str(), W(i, best));
     }
     std::string selves;
     for (int i : mostly_self(W, MOSTLY)) selves += (selves.empty() ? "\"" : ", \"") + words[i] + "\"";

@@ -80,10 +80,12 @@ int main() {
                 biggest = std::fmax(biggest, std::fabs(numeric));
                 worst = std::fmax(worst, std::fabs(numeric - dlookups[at]));
             }
-        std::printf("  %-7s  %18.3f  %s\n", parts[part], biggest, biggest > 0 && worst / biggest < TOLERANCE ? "yes" : "no");
+        std::printf("  %-7s  %18.3f  %s\n", parts[part], biggest,
+                    biggest > 0 && worst / biggest < TOLERANCE ? "yes" : "no");
     }
     float last_letter = 0.0f;  // the last letter's query is read by no one else, but its key and value are
-    for (int i = 0; i < 3 * WIDTH; i++) last_letter = std::fmax(last_letter, std::fabs(dlookups[size_t(LETTERS - 1) * 3 * WIDTH + i]));
+    for (int i = 0; i < 3 * WIDTH; i++)
+        last_letter = std::fmax(last_letter, std::fabs(dlookups[size_t(LETTERS - 1) * 3 * WIDTH + i]));
     std::printf("\nThe last letter's largest gradient: %.3f (only its own row reads its key and value)\n", last_letter);
     return 0;
 }

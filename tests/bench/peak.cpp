@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-constexpr int CHAINS = 12;       // 12 values in flight: more than the units' latency times their number
+constexpr int CHAINS = 12;      // 12 values in flight: more than the units' latency times their number
 constexpr long STEPS = 400000;  // steps per run: a millisecond or two, short enough to find a quiet moment
 
 template <class V>
@@ -55,8 +55,8 @@ static double gflops(int threads) {
 
 template <class V>
 static void report(const char* name) {
-    std::printf("peak %d lanes (%s): %6.1f GFLOP/s on 1 thread, %6.1f on 2\n", int(sizeof(V) / sizeof(float)),
-                name, gflops<V>(1), gflops<V>(2));
+    std::printf("peak %d lanes (%s): %6.1f GFLOP/s on 1 thread, %6.1f on 2\n", int(sizeof(V) / sizeof(float)), name,
+                gflops<V>(1), gflops<V>(2));
 }
 
 #if defined(__GNUC__)

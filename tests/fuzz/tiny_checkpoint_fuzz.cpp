@@ -13,7 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string bytes(reinterpret_cast<const char*>(data), size);
     TinyModel model;
     if (!parse_model(bytes, model).empty()) return 0;  // rejected with a message, as it should be
-    if (model_bytes(model) != bytes) std::abort();      // round trip must be exact
+    if (model_bytes(model) != bytes) std::abort();     // round trip must be exact
     int ids[4] = {0, model.V - 1, 1, 0};
     Tape tape(model.V);
     forward(model, ids, 4, tape);

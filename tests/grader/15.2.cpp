@@ -25,8 +25,10 @@ static void mask_entries(Test& t) {
                     t.expect(masked(m(i, j)), "T = %d: entry (%d, %d), a later key, is %g; want -infinity", T, i, j,
                              double(m(i, j)));
                 else
-                    t.expect(m(i, j) == scores(i, j), "T = %d: entry (%d, %d) changed from %g to %g; on and below "
-                             "the diagonal the scores stay as they are", T, i, j, double(scores(i, j)), double(m(i, j)));
+                    t.expect(m(i, j) == scores(i, j),
+                             "T = %d: entry (%d, %d) changed from %g to %g; on and below "
+                             "the diagonal the scores stay as they are",
+                             T, i, j, double(scores(i, j)), double(m(i, j)));
             }
     }
 }
@@ -69,8 +71,10 @@ static void weights_properties(Test& t) {
         Matrix Q = t.matrix(T, d_k, -2.0f, 2.0f), K = t.matrix(T, d_k, -2.0f, 2.0f);
         Matrix A = causal_weights(Q, K);
         t.expect_shape(A, T, T, "causal_weights for T queries and T keys");
-        t.expect(std::fabs(A(0, 0) - 1.0f) < 1e-6f, "the first position can read only itself, so its weight on "
-                 "itself should be 1; it is %g", double(A(0, 0)));
+        t.expect(std::fabs(A(0, 0) - 1.0f) < 1e-6f,
+                 "the first position can read only itself, so its weight on "
+                 "itself should be 1; it is %g",
+                 double(A(0, 0)));
         for (int i = 0; i < T; i++) {
             double sum = 0.0;
             std::vector<double> score(size_t(i + 1), 0.0);
@@ -80,16 +84,19 @@ static void weights_properties(Test& t) {
             }
             for (int j = 0; j < T; j++) {
                 t.expect(A(i, j) >= 0.0f, "weight (%d, %d) is negative (%g)", i, j, double(A(i, j)));
-                if (j > i) t.expect(A(i, j) == 0.0f, "weight (%d, %d) is above the diagonal but %g, not 0", i, j, double(A(i, j)));
+                if (j > i)
+                    t.expect(A(i, j) == 0.0f, "weight (%d, %d) is above the diagonal but %g, not 0", i, j,
+                             double(A(i, j)));
                 sum += A(i, j);
             }
             t.expect(std::fabs(sum - 1.0) < 1e-5, "row %d adds up to %.7f, not 1", i, sum);
             for (int j = 0; j <= i; j++)
                 for (int k = 0; k <= i; k++)
                     if (score[size_t(j)] > score[size_t(k)] + 1e-3)
-                        t.expect(A(i, j) > A(i, k), "row %d: key %d scores %g and key %d %g, but their weights are "
-                                 "%g and %g: a higher score must get more weight", i, j, score[size_t(j)], k,
-                                 score[size_t(k)], double(A(i, j)), double(A(i, k)));
+                        t.expect(A(i, j) > A(i, k),
+                                 "row %d: key %d scores %g and key %d %g, but their weights are "
+                                 "%g and %g: a higher score must get more weight",
+                                 i, j, score[size_t(j)], k, score[size_t(k)], double(A(i, j)), double(A(i, k)));
         }
     }
 }
@@ -105,11 +112,14 @@ static void no_peeking(Test& t) {
         t.expect_shape(after, T, T, "causal_weights");
         for (int i = 0; i < T - 1; i++)
             for (int j = 0; j < T; j++)
-                t.expect(before(i, j) == after(i, j), "changing the last key moved weight (%d, %d) from %g to %g: "
-                         "row %d must not see position %d", i, j, double(before(i, j)), double(after(i, j)), i, T - 1);
+                t.expect(before(i, j) == after(i, j),
+                         "changing the last key moved weight (%d, %d) from %g to %g: "
+                         "row %d must not see position %d",
+                         i, j, double(before(i, j)), double(after(i, j)), i, T - 1);
         bool last_row_moved = false;  // while the last row, which sees that key, does change
         for (int j = 0; j < T; j++) last_row_moved = last_row_moved || before(T - 1, j) != after(T - 1, j);
-        t.expect(last_row_moved, "changing the last key left the last row's weights as they were, but that row "
+        t.expect(last_row_moved,
+                 "changing the last key left the last row's weights as they were, but that row "
                  "reads the last key");
     }
 }
@@ -118,20 +128,23 @@ static void no_peeking(Test& t) {
 
 int main(int argc, char** argv) {
     using namespace tests;
-    return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
-        grader::property("mask_entries", 2, mask_entries,
-                         "entry (i, j) is masked exactly when key j comes after query i; the rest are left alone"),
-        grader::compare("book_wear_row", 1, 1e-4, book_wear_row,
-                        "the book's wear row (scores 0, 0, 2) should become 0.5, 0.5, 0 once red is masked"),
-        grader::compare("hidden_weights", 4, 1e-4, hidden_weights,
-                        "scores are Q K^T divided by the square root of d_k (the number of columns of Q), "
-                        "then the mask, then softmax along each row (the row's largest score subtracted first)"),
-        grader::property("weights_properties", 1, weights_properties,
-                         "every row is non-negative, adds up to 1, is 0 above the diagonal and gives a key that scores more, more weight"),
-        grader::property("no_peeking", 1, no_peeking,
-                         "a row may use its own position and earlier ones only: is the mask on the right side of "
-                         "the diagonal, and do masked scores really get no weight?"),
-        grader::printed_output(1, "run your program: it should print what the reference prints"),
-    });
+    return grader::run(
+        argc, argv, GRADER_LESSON(lesson_main),
+        {
+            grader::property("mask_entries", 2, mask_entries,
+                             "entry (i, j) is masked exactly when key j comes after query i; the rest are left alone"),
+            grader::compare("book_wear_row", 1, 1e-4, book_wear_row,
+                            "the book's wear row (scores 0, 0, 2) should become 0.5, 0.5, 0 once red is masked"),
+            grader::compare("hidden_weights", 4, 1e-4, hidden_weights,
+                            "scores are Q K^T divided by the square root of d_k (the number of columns of Q), "
+                            "then the mask, then softmax along each row (the row's largest score subtracted first)"),
+            grader::property("weights_properties", 1, weights_properties,
+                             "every row is non-negative, adds up to 1, is 0 above the diagonal and gives a key that "
+                             "scores more, more weight"),
+            grader::property("no_peeking", 1, no_peeking,
+                             "a row may use its own position and earlier ones only: is the mask on the right side of "
+                             "the diagonal, and do masked scores really get no weight?"),
+            grader::printed_output(1, "run your program: it should print what the reference prints"),
+        });
 }
 #endif

@@ -121,8 +121,10 @@ static void check_block(Test& t, int b) {
         for (const Matrix* A : grad.blocks())
             for (float g : A->data) whole += double(g) * g;
         const double error = grader::rel_error_norm(analytic, numeric, WHOLE_FRACTION * std::sqrt(whole));
-        t.expect(error < THRESHOLD, "%s: relative error %.2e against finite differences (threshold %.0e), "
-                 "for a prefix of %d tokens", BLOCK_NAMES[b], error, THRESHOLD, int(c.tokens.size()));
+        t.expect(error < THRESHOLD,
+                 "%s: relative error %.2e against finite differences (threshold %.0e), "
+                 "for a prefix of %d tokens",
+                 BLOCK_NAMES[b], error, THRESHOLD, int(c.tokens.size()));
     }
 }
 
@@ -149,9 +151,10 @@ static void adds_into_grad(Test& t) {
             const double added = double(filled.blocks()[b]->data[i]) - before.blocks()[b]->data[i];
             const double want = fresh.blocks()[b]->data[i];
             moved += std::fabs(want);
-            t.expect(std::fabs(added - want) <= 1e-5 * (1.0 + std::fabs(want)), "%s entry %zu: grad held %g and "
-                     "should have grown by %g, but it became %g", BLOCK_NAMES[b], i,
-                     double(before.blocks()[b]->data[i]), want, double(filled.blocks()[b]->data[i]));
+            t.expect(std::fabs(added - want) <= 1e-5 * (1.0 + std::fabs(want)),
+                     "%s entry %zu: grad held %g and "
+                     "should have grown by %g, but it became %g",
+                     BLOCK_NAMES[b], i, double(before.blocks()[b]->data[i]), want, double(filled.blocks()[b]->data[i]));
         }
     t.expect(moved > 0.0, "backward added nothing to grad");
 }
@@ -160,19 +163,28 @@ static void adds_into_grad(Test& t) {
 
 int main(int argc, char** argv) {
     using namespace tests;
-    return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
-        grader::property("bias", 1, bias, "start from the gradient of -log softmax(logits)[target] with respect to the logits, times loss_weight"),
-        grader::property("W_out", 1, w_out, "W_out is (D_V x vocab): which of z and d logits gives its rows, which its columns?"),
-        grader::property("W_V", 2, w_v, "each position's value was mixed in with its weight; W_V was used at every position"),
-        grader::property("W_K", 2, w_k, "through the softmax, every score's gradient depends on the whole row of "
-                         "weights; and the scores were divided by sqrt(D_K)"),
-        grader::property("W_Q", 2, w_q, "the query comes from the last position only, and every score used it"),
-        grader::property("embeddings", 2, embeddings, "every position's embedding row gets what its key and its "
-                         "value send back, and the last position's also what the query sends back; a token that "
-                         "occurs twice collects both"),
-        grader::property("adds_into_grad", 1, adds_into_grad, "add into grad (+=), never assign: the training loop "
-                         "sums the prefixes' gradients in one grad"),
-        grader::printed_output(1, "run your program: it should print what the reference prints"),
-    });
+    return grader::run(
+        argc, argv, GRADER_LESSON(lesson_main),
+        {
+            grader::property("bias", 1, bias,
+                             "start from the gradient of -log softmax(logits)[target] with respect to the logits, "
+                             "times loss_weight"),
+            grader::property("W_out", 1, w_out,
+                             "W_out is (D_V x vocab): which of z and d logits gives its rows, which its columns?"),
+            grader::property("W_V", 2, w_v,
+                             "each position's value was mixed in with its weight; W_V was used at every position"),
+            grader::property("W_K", 2, w_k,
+                             "through the softmax, every score's gradient depends on the whole row of "
+                             "weights; and the scores were divided by sqrt(D_K)"),
+            grader::property("W_Q", 2, w_q, "the query comes from the last position only, and every score used it"),
+            grader::property("embeddings", 2, embeddings,
+                             "every position's embedding row gets what its key and its "
+                             "value send back, and the last position's also what the query sends back; a token that "
+                             "occurs twice collects both"),
+            grader::property("adds_into_grad", 1, adds_into_grad,
+                             "add into grad (+=), never assign: the training loop "
+                             "sums the prefixes' gradients in one grad"),
+            grader::printed_output(1, "run your program: it should print what the reference prints"),
+        });
 }
 #endif

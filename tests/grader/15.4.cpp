@@ -47,9 +47,10 @@ static void first_step_is_lr(Test& t) {
     adam_step(params, grads, m, v, 1, lr);
     for (int i = 0; i < n; i++) {
         const float moved = params[i] - before[i], want = grads[i] > 0 ? -lr : lr;
-        t.expect(std::fabs(moved - want) < 1e-3f * lr, "gradient %g at lr %g: the first update moved the parameter "
-                 "by %g, but Adam's first step is %g whatever the gradient's size", double(grads[i]), double(lr),
-                 double(moved), double(want));
+        t.expect(std::fabs(moved - want) < 1e-3f * lr,
+                 "gradient %g at lr %g: the first update moved the parameter "
+                 "by %g, but Adam's first step is %g whatever the gradient's size",
+                 double(grads[i]), double(lr), double(moved), double(want));
     }
     // The same check at every seed, at the ends of the drawn sizes: a gradient of
     // 1e-3 moves by lr too only when eps is added after the square root.
@@ -59,7 +60,8 @@ static void first_step_is_lr(Test& t) {
     const float starts[4] = {0.5f, -0.5f, 1.0f, -1.0f};
     for (int i = 0; i < 4; i++) {
         const float moved = fixed[size_t(i)] - starts[i], want = fixed_grads[size_t(i)] > 0 ? -0.01f : 0.01f;
-        t.expect(std::fabs(moved - want) < 1e-3f * 0.01f, "gradient %g at lr 0.01: the first update moved the "
+        t.expect(std::fabs(moved - want) < 1e-3f * 0.01f,
+                 "gradient %g at lr 0.01: the first update moved the "
                  "parameter by %g, but Adam's first step is %g whatever the gradient's size",
                  double(fixed_grads[size_t(i)]), double(moved), double(want));
     }
@@ -99,18 +101,20 @@ static void long_run(Test& t) {
 
 int main(int argc, char** argv) {
     using namespace tests;
-    return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
-        grader::property("first_step_is_lr", 1, first_step_is_lr,
-                         "after one update m and v have only a tenth and a thousandth of the gradient: divide each "
-                         "by 1 - beta^step to correct for their start at zero"),
-        grader::compare("hidden_steps", 5, 1e-4, hidden_steps,
-                        "check beta1 = 0.9 and beta2 = 0.999, which of m and v takes the square, and that m and v "
-                        "keep their values from one call to the next"),
-        grader::compare("tiny_gradients", 1, 1e-4, tiny_gradients,
-                        "eps = 1e-8 is added to the square root of the corrected v, not inside it"),
-        grader::compare("long_run", 2, 1e-4, long_run,
-                        "step counts from 1, and the corrections use beta to the power step"),
-        grader::printed_output(1, "run your program: it should print what the reference prints"),
-    });
+    return grader::run(
+        argc, argv, GRADER_LESSON(lesson_main),
+        {
+            grader::property("first_step_is_lr", 1, first_step_is_lr,
+                             "after one update m and v have only a tenth and a thousandth of the gradient: divide each "
+                             "by 1 - beta^step to correct for their start at zero"),
+            grader::compare("hidden_steps", 5, 1e-4, hidden_steps,
+                            "check beta1 = 0.9 and beta2 = 0.999, which of m and v takes the square, and that m and v "
+                            "keep their values from one call to the next"),
+            grader::compare("tiny_gradients", 1, 1e-4, tiny_gradients,
+                            "eps = 1e-8 is added to the square root of the corrected v, not inside it"),
+            grader::compare("long_run", 2, 1e-4, long_run,
+                            "step counts from 1, and the corrections use beta to the power step"),
+            grader::printed_output(1, "run your program: it should print what the reference prints"),
+        });
 }
 #endif

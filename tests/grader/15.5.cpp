@@ -31,8 +31,10 @@ static void reaches_three_of_three(Test& t) {
         after = done + 10;
         correct = measure(p, examples, validation).validation_correct;
     }
-    t.expect(correct == 3, "after 200 updates from the default start the model gets %d of 3 validation prefixes "
-             "right; the book's loop gets 3 of 3", correct);
+    t.expect(correct == 3,
+             "after 200 updates from the default start the model gets %d of 3 validation prefixes "
+             "right; the book's loop gets 3 of 3",
+             correct);
     std::printf("reached 3 of 3 after %d updates\n", after);
 }
 
@@ -53,7 +55,8 @@ static void hidden_runs(Test& t) {
         t.expect(int(more.size()) == second, "train returned %zu losses for %d updates", more.size(), second);
         losses.insert(losses.end(), more.begin(), more.end());
         t.numbers(("losses_" + std::to_string(round)).c_str(), losses);
-        for (int b = 0; b < 6; b++) t.numbers((std::string(BLOCK_NAMES[b]) + "_" + std::to_string(round)).c_str(), *p.blocks()[b]);
+        for (int b = 0; b < 6; b++)
+            t.numbers((std::string(BLOCK_NAMES[b]) + "_" + std::to_string(round)).c_str(), *p.blocks()[b]);
     }
     // The same run at every seed: a start so small that the gradients of W_Q and
     // W_K are far below Adam's eps, where a step no longer ignores the gradient's
@@ -72,8 +75,10 @@ static void loss_before_the_step(Test& t) {
     Adam adam(0.03f);
     std::vector<float> losses = train(p, adam, examples, 3);
     t.expect(losses.size() == 3, "train returned %zu losses for 3 updates", losses.size());
-    t.expect(std::fabs(losses[0] - start) < 1e-4f * (1.0f + start), "the first loss is %g, but the mean loss of "
-             "the starting parameters is %g", double(losses[0]), double(start));
+    t.expect(std::fabs(losses[0] - start) < 1e-4f * (1.0f + start),
+             "the first loss is %g, but the mean loss of "
+             "the starting parameters is %g",
+             double(losses[0]), double(start));
     t.expect(adam.step == 3, "after 3 updates the Adam has made %d steps", adam.step);
 }
 
@@ -113,19 +118,22 @@ static void mean_gradient(Test& t) {
 
 int main(int argc, char** argv) {
     using namespace tests;
-    return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
-        grader::property("reaches_three_of_three", 3, reaches_three_of_three,
-                         "each update: a fresh zero gradient, every example's forward and backward with loss_weight "
-                         "1/N, then one adam.update"),
-        grader::compare("hidden_runs", 3, 1e-3, hidden_runs,
-                        "keep the Adam you are given (do not make a new one), zero the gradient every update, "
-                        "and return the mean loss measured before each step"),
-        grader::compare("mean_gradient", 2, 1e-3, mean_gradient,
-                        "the gradient given to adam.update is the mean over the examples: backward with "
-                        "loss_weight 1 / N for each, into one zeroed gradient"),
-        grader::property("loss_before_the_step", 1, loss_before_the_step,
-                         "return one loss per update: the mean cross-entropy over the examples, before the step"),
-        grader::printed_output(1, "run your program: it should print what the reference prints"),
-    });
+    return grader::run(
+        argc, argv, GRADER_LESSON(lesson_main),
+        {
+            grader::property(
+                "reaches_three_of_three", 3, reaches_three_of_three,
+                "each update: a fresh zero gradient, every example's forward and backward with loss_weight "
+                "1/N, then one adam.update"),
+            grader::compare("hidden_runs", 3, 1e-3, hidden_runs,
+                            "keep the Adam you are given (do not make a new one), zero the gradient every update, "
+                            "and return the mean loss measured before each step"),
+            grader::compare("mean_gradient", 2, 1e-3, mean_gradient,
+                            "the gradient given to adam.update is the mean over the examples: backward with "
+                            "loss_weight 1 / N for each, into one zeroed gradient"),
+            grader::property("loss_before_the_step", 1, loss_before_the_step,
+                             "return one loss per update: the mean cross-entropy over the examples, before the step"),
+            grader::printed_output(1, "run your program: it should print what the reference prints"),
+        });
 }
 #endif

@@ -13,7 +13,7 @@ GRADER_STUDENT_FUNCTIONS(STUDENT_FUNCTIONS)
 namespace tests {
 using grader::Test;
 
-constexpr int CASES = 5;                      // random sequences per hidden test
+constexpr int CASES = 5;  // random sequences per hidden test
 // Two float computations of the same numbers, compared as the compare tests
 // are (judge.hpp): relative, with a floor of 1e-2 of the output's largest entry.
 constexpr double AGREEMENT_TOLERANCE = 1e-4;
@@ -87,7 +87,8 @@ static void matches_identity_projections(Test& t) {
         t.expect_shape(got.weights, X.rows, X.rows, "weights");
         t.expect_shape(got.out, X.rows, X.cols, "out");
         for (size_t k = 0; k < want.weights.data.size(); k++)
-            t.expect(grader::rel_error(got.weights.data[k], want.weights.data[k], floor_of(want.weights)) <= AGREEMENT_TOLERANCE,
+            t.expect(grader::rel_error(got.weights.data[k], want.weights.data[k], floor_of(want.weights)) <=
+                         AGREEMENT_TOLERANCE,
                      "for a %d x %d sequence, weight %zu is %g; with identity projections it is %g", X.rows, X.cols, k,
                      double(got.weights.data[k]), double(want.weights.data[k]));
         for (size_t k = 0; k < want.out.data.size(); k++)
@@ -101,19 +102,24 @@ static void matches_identity_projections(Test& t) {
 
 int main(int argc, char** argv) {
     using namespace tests;
-    return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
-        grader::compare("book_input", 1, 1e-4, book_input,
-                        "score each word against every word with dot(), then softmax each row, then blend the rows of X"),
-        // 1e-3: with scores past 100 a float score is off by up to 8e-6, which exp
-        // carries into the weights; an answer in double is 1.1e-4 from the float
-        // reference at seed 309974415. A wrong answer is off by far more.
-        grader::compare("hidden_inputs", 5, 1e-3, hidden_inputs,
-                        "random sizes (take n from X.rows and d from X.cols, never from SL or DM) and scores in the "
-                        "hundreds: softmax(a.weights.row(i), n) from matrix.hpp subtracts the row's largest first"),
-        grader::property("matches_identity_projections", 3, matches_identity_projections,
-                         "identity(n): ones on the diagonal only; with no projections the query, key and value of a "
-                         "word are all its own row of X"),
-        grader::printed_output(1, "run your program and compare its lines with the lesson's"),
-    });
+    return grader::run(
+        argc, argv, GRADER_LESSON(lesson_main),
+        {
+            grader::compare(
+                "book_input", 1, 1e-4, book_input,
+                "score each word against every word with dot(), then softmax each row, then blend the rows of X"),
+            // 1e-3: with scores past 100 a float score is off by up to 8e-6, which exp
+            // carries into the weights; an answer in double is 1.1e-4 from the float
+            // reference at seed 309974415. A wrong answer is off by far more.
+            grader::compare(
+                "hidden_inputs", 5, 1e-3, hidden_inputs,
+                "random sizes (take n from X.rows and d from X.cols, never from SL or DM) and scores in the "
+                "hundreds: softmax(a.weights.row(i), n) from matrix.hpp subtracts the row's largest first"),
+            grader::property(
+                "matches_identity_projections", 3, matches_identity_projections,
+                "identity(n): ones on the diagonal only; with no projections the query, key and value of a "
+                "word are all its own row of X"),
+            grader::printed_output(1, "run your program and compare its lines with the lesson's"),
+        });
 }
 #endif

@@ -12,7 +12,7 @@ GRADER_STUDENT_FUNCTIONS(STUDENT_FUNCTIONS)
 namespace tests {
 using grader::Test;
 
-constexpr int CASES = 6;                    // random problems per hidden test
+constexpr int CASES = 6;  // random problems per hidden test
 
 // Random one-number queries and keys, one query exactly 0 (a flat row).
 static void random_problem(Test& t, std::vector<float>& queries, std::vector<float>& keys) {
@@ -97,8 +97,11 @@ static void monotone_in_the_key(Test& t) {
                           : q < 0 ? (apart ? after < before : after <= before)
                                   : after == before;
                 t.expect(ok, "with q = %g the weight %s from %g (key %g) to %g (key %g)", double(q),
-                         q == 0 ? "changes" : q > 0 ? "does not rise" : "does not fall", double(before),
-                         double(keys[size_t(order[s - 1])]), double(after), double(keys[size_t(order[s])]));
+                         q == 0  ? "changes"
+                         : q > 0 ? "does not rise"
+                                 : "does not fall",
+                         double(before), double(keys[size_t(order[s - 1])]), double(after),
+                         double(keys[size_t(order[s])]));
             }
         }
     }
@@ -124,17 +127,22 @@ static void trend_classification(Test& t) {
 
 int main(int argc, char** argv) {
     using namespace tests;
-    return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
-        grader::compare("book_input", 1, 1e-4, book_input,
-                        "with d_k = 1 the score of query i for key j is one product, queries[i] * keys[j]"),
-        grader::compare("hidden_inputs", 4, 1e-4, hidden_inputs,
-                        "random lengths, products in the hundreds: one row per query, one column per key, each row its "
-                        "own softmax (matrix.hpp's subtracts the row's largest score first)"),
-        grader::property("monotone_in_the_key", 2, monotone_in_the_key,
-                         "each score must be the product of one query and one key, so it grows or shrinks with the key"),
-        grader::compare("trend_classification", 2, 0, trend_classification,
-                        "compare each entry with the one before: all larger, all smaller, all equal, or none of these"),
-        grader::printed_output(1, "run your program and compare its lines with the lesson's"),
-    });
+    return grader::run(
+        argc, argv, GRADER_LESSON(lesson_main),
+        {
+            grader::compare("book_input", 1, 1e-4, book_input,
+                            "with d_k = 1 the score of query i for key j is one product, queries[i] * keys[j]"),
+            grader::compare(
+                "hidden_inputs", 4, 1e-4, hidden_inputs,
+                "random lengths, products in the hundreds: one row per query, one column per key, each row its "
+                "own softmax (matrix.hpp's subtracts the row's largest score first)"),
+            grader::property(
+                "monotone_in_the_key", 2, monotone_in_the_key,
+                "each score must be the product of one query and one key, so it grows or shrinks with the key"),
+            grader::compare(
+                "trend_classification", 2, 0, trend_classification,
+                "compare each entry with the one before: all larger, all smaller, all equal, or none of these"),
+            grader::printed_output(1, "run your program and compare its lines with the lesson's"),
+        });
 }
 #endif

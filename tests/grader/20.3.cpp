@@ -13,7 +13,7 @@ GRADER_STUDENT_FUNCTIONS(STUDENT_FUNCTIONS)
 namespace tests {
 using grader::Test;
 
-constexpr int CASES = 5;                     // random sequences per hidden test
+constexpr int CASES = 5;  // random sequences per hidden test
 
 // The lesson's sentences: listing 109's four words and "today" as the
 // encoder, three made-up decoder positions (ex3_Cross_Attention.cpp's main).
@@ -148,9 +148,10 @@ static void own_softmax_and_blend(Test& t) {
                     blend += double(a.weights(i, j)) * double(a.V(j, k));
                     size = std::max(size, std::fabs(double(a.V(j, k))));
                 }
-                t.expect(std::fabs(a.out(i, k) - blend) <= CONSISTENCY * std::max(std::fabs(blend), 1e-2 * size) + 1e-30,
-                         "out(%d, %d) = %g, but your own weights times your own V give %g", i, k, double(a.out(i, k)),
-                         blend);
+                t.expect(
+                    std::fabs(a.out(i, k) - blend) <= CONSISTENCY * std::max(std::fabs(blend), 1e-2 * size) + 1e-30,
+                    "out(%d, %d) = %g, but your own weights times your own V give %g", i, k, double(a.out(i, k)),
+                    blend);
             }
         }
     }
@@ -160,19 +161,24 @@ static void own_softmax_and_blend(Test& t) {
 
 int main(int argc, char** argv) {
     using namespace tests;
-    return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
-        grader::compare("book_input", 1, 1e-4, book_input,
-                        "the lesson's sentences: check which sequence gives the queries and which the keys and values"),
-        grader::compare("hidden_inputs", 4, 1e-4, hidden_inputs,
-                        "random sizes: every size must come from the arguments; Q from the decoder, K and V from the "
-                        "encoder; no 1/sqrt(d_k), as in listing 109"),
-        grader::compare("large_scores", 2, 1e-3, large_scores,
-                        "scores up to 1000: the softmax must subtract each row's largest score before exp "
-                        "(softmax_rows does)"),
-        grader::property("own_softmax_and_blend", 2, own_softmax_and_blend,
-                         "Q from the decoder, K and V from the encoder; each row of weights is the softmax of your "
-                         "Q K^T's row, one query at a time (softmax_rows), and out is weights times V"),
-        grader::printed_output(1, "run your program and compare its lines with the lesson's; main should call cross_attention"),
-    });
+    return grader::run(
+        argc, argv, GRADER_LESSON(lesson_main),
+        {
+            grader::compare(
+                "book_input", 1, 1e-4, book_input,
+                "the lesson's sentences: check which sequence gives the queries and which the keys and values"),
+            grader::compare(
+                "hidden_inputs", 4, 1e-4, hidden_inputs,
+                "random sizes: every size must come from the arguments; Q from the decoder, K and V from the "
+                "encoder; no 1/sqrt(d_k), as in listing 109"),
+            grader::compare("large_scores", 2, 1e-3, large_scores,
+                            "scores up to 1000: the softmax must subtract each row's largest score before exp "
+                            "(softmax_rows does)"),
+            grader::property("own_softmax_and_blend", 2, own_softmax_and_blend,
+                             "Q from the decoder, K and V from the encoder; each row of weights is the softmax of your "
+                             "Q K^T's row, one query at a time (softmax_rows), and out is weights times V"),
+            grader::printed_output(
+                1, "run your program and compare its lines with the lesson's; main should call cross_attention"),
+        });
 }
 #endif

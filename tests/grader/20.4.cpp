@@ -10,8 +10,8 @@ GRADER_STUDENT_FUNCTIONS(STUDENT_FUNCTIONS)
 namespace tests {
 using grader::Test;
 
-constexpr int CASES = 8;           // random sizes per hidden test
-constexpr int LARGEST = 100000;    // the lesson's own limit on every size
+constexpr int CASES = 8;         // random sizes per hidden test
+constexpr int LARGEST = 100000;  // the lesson's own limit on every size
 
 // The counts section 20.6 and the lesson print.
 static void book_sizes(Test& t) {
@@ -22,8 +22,10 @@ static void book_sizes(Test& t) {
     t.expect(narrow == 32768, "dense_weights(512, 64, false) = %lld; want 512 x 64 = 32,768", narrow);
     t.expect(wide == 262144, "dense_weights(512, 512, false) = %lld; want 512 x 512 = 262,144", wide);
     long long narrow_biased = dense_weights(512, 64, true), wide_biased = dense_weights(512, 512, true);
-    t.expect(narrow_biased == 32832, "dense_weights(512, 64, true) = %lld; want 32,768 weights + 64 biases", narrow_biased);
-    t.expect(wide_biased == 262656, "dense_weights(512, 512, true) = %lld; want 262,144 weights + 512 biases", wide_biased);
+    t.expect(narrow_biased == 32832, "dense_weights(512, 64, true) = %lld; want 32,768 weights + 64 biases",
+             narrow_biased);
+    t.expect(wide_biased == 262656, "dense_weights(512, 512, true) = %lld; want 262,144 weights + 512 biases",
+             wide_biased);
 }
 
 static void hidden_sizes(Test& t) {
@@ -53,11 +55,12 @@ static void formula_in_each_size(Test& t) {
         long long more_model = attention_weights(d_model + 1, d_k, d_v) - base;
         long long more_k = attention_weights(d_model, d_k + 1, d_v) - base;
         long long more_v = attention_weights(d_model, d_k, d_v + 1) - base;
-        t.expect(more_model == 2 * d_k + d_v, "one more d_model adds %lld weights; want 2 * d_k + d_v = %lld", more_model,
-                 2 * d_k + d_v);
-        t.expect(more_k == 2 * d_model, "one more d_k adds %lld weights; want %lld (a row of W_Q and a row of W_K)", more_k,
-                 2 * d_model);
-        t.expect(more_v == d_model, "one more d_v adds %lld weights; want d_model = %lld (a row of W_V)", more_v, d_model);
+        t.expect(more_model == 2 * d_k + d_v, "one more d_model adds %lld weights; want 2 * d_k + d_v = %lld",
+                 more_model, 2 * d_k + d_v);
+        t.expect(more_k == 2 * d_model, "one more d_k adds %lld weights; want %lld (a row of W_Q and a row of W_K)",
+                 more_k, 2 * d_model);
+        t.expect(more_v == d_model, "one more d_v adds %lld weights; want d_model = %lld (a row of W_V)", more_v,
+                 d_model);
     }
 }
 
@@ -65,13 +68,16 @@ static void formula_in_each_size(Test& t) {
 
 int main(int argc, char** argv) {
     using namespace tests;
-    return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
-        grader::property("book_sizes", 1, book_sizes, "count the entries of W_Q, W_K and W_V; section 20.6 states the sum"),
-        grader::compare("hidden_sizes", 5, 0, hidden_sizes,
-                        "every size must come from the arguments; a dense layer's biases are one per output"),
-        grader::property("formula_in_each_size", 3, formula_in_each_size,
-                         "W_Q and W_K each have d_k rows, W_V has d_v rows, all have d_model columns"),
-        grader::printed_output(1, "run your program and compare its lines with the lesson's"),
-    });
+    return grader::run(
+        argc, argv, GRADER_LESSON(lesson_main),
+        {
+            grader::property("book_sizes", 1, book_sizes,
+                             "count the entries of W_Q, W_K and W_V; section 20.6 states the sum"),
+            grader::compare("hidden_sizes", 5, 0, hidden_sizes,
+                            "every size must come from the arguments; a dense layer's biases are one per output"),
+            grader::property("formula_in_each_size", 3, formula_in_each_size,
+                             "W_Q and W_K each have d_k rows, W_V has d_v rows, all have d_model columns"),
+            grader::printed_output(1, "run your program and compare its lines with the lesson's"),
+        });
 }
 #endif

@@ -38,9 +38,7 @@ static Problem book_problem() {
         for (int k = 0; k < DV; k++) d_out(i, k) = C[k];
     return {sentence_109(), WQ_109(), WK_109(), WV_109(), d_out};
 }
-static Matrix solve(const Problem& p) {
-    return backward_W_Q(self_attention(p.X, p.W_Q, p.W_K, p.W_V), p.X, p.d_out);
-}
+static Matrix solve(const Problem& p) { return backward_W_Q(self_attention(p.X, p.W_Q, p.W_K, p.W_V), p.X, p.d_out); }
 
 // The loss sum(d_out * out) in double, written out here rather than taken from
 // the student's file or the header: W_Q is the one being moved.
@@ -117,14 +115,17 @@ static void finite_differences(Test& t) {
 
 int main(int argc, char** argv) {
     using namespace tests;
-    return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
-        grader::compare("book_input", 1, 1e-4, book_input,
-                        "work back one forward step at a time: out = weights V, softmax, scores = Q K^T, Q = X W_Q^T"),
-        grader::compare("hidden_inputs", 3, 1e-4, hidden_inputs,
-                        "random sizes: the gradient has W_Q's shape, d_k x d_model; take sizes from the matrices"),
-        grader::property("finite_differences", 5, finite_differences,
-                         "the softmax's backward step needs both terms: w * (dw - sum of w * dw over the row)"),
-        grader::printed_output(1, "run your program: it prints PASS when its gradient matches finite differences"),
-    });
+    return grader::run(
+        argc, argv, GRADER_LESSON(lesson_main),
+        {
+            grader::compare(
+                "book_input", 1, 1e-4, book_input,
+                "work back one forward step at a time: out = weights V, softmax, scores = Q K^T, Q = X W_Q^T"),
+            grader::compare("hidden_inputs", 3, 1e-4, hidden_inputs,
+                            "random sizes: the gradient has W_Q's shape, d_k x d_model; take sizes from the matrices"),
+            grader::property("finite_differences", 5, finite_differences,
+                             "the softmax's backward step needs both terms: w * (dw - sum of w * dw over the row)"),
+            grader::printed_output(1, "run your program: it prints PASS when its gradient matches finite differences"),
+        });
 }
 #endif

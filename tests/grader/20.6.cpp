@@ -91,8 +91,8 @@ static void answers_fit_the_matrix(Test& t) {
             t.expect(b >= 0 && b < n, "strongest(weights, %d) = %d is not a column of a %d x %d matrix", i, b, n, n);
             for (int j = 0; j < n; j++)
                 t.expect(j < b ? W(i, j) < W(i, b) : W(i, j) <= W(i, b),
-                         "strongest(weights, %d) = %d (%.4f), but weights(%d, %d) = %.4f is %s", i, b, double(W(i, b)), i,
-                         j, double(W(i, j)), j < b ? "as large and comes first" : "larger");
+                         "strongest(weights, %d) = %d (%.4f), but weights(%d, %d) = %.4f is %s", i, b, double(W(i, b)),
+                         i, j, double(W(i, j)), j < b ? "as large and comes first" : "larger");
         }
         std::vector<int> selves = mostly_self(W, mostly);
         size_t next = 0;
@@ -102,14 +102,15 @@ static void answers_fit_the_matrix(Test& t) {
                      i, double(W(i, i)), double(mostly), listed ? "listed" : "not listed (in increasing order)");
             next += listed;
         }
-        t.expect(next == selves.size(), "mostly_self lists %zu positions, not all of them in increasing order from 0 to %d",
-                 selves.size(), n - 1);
+        t.expect(next == selves.size(),
+                 "mostly_self lists %zu positions, not all of them in increasing order from 0 to %d", selves.size(),
+                 n - 1);
         int largest = largest_self_weight(W);
         t.expect(largest >= 0 && largest < n, "largest_self_weight = %d is not a position of %d", largest, n);
         for (int i = 0; i < n; i++)
             t.expect(i < largest ? W(i, i) < W(largest, largest) : W(i, i) <= W(largest, largest),
-                     "largest_self_weight = %d (%.4f), but position %d has %.4f%s", largest, double(W(largest, largest)),
-                     i, double(W(i, i)), i < largest ? " and comes first" : "");
+                     "largest_self_weight = %d (%.4f), but position %d has %.4f%s", largest,
+                     double(W(largest, largest)), i, double(W(i, i)), i < largest ? " and comes first" : "");
     }
 }
 
@@ -117,15 +118,18 @@ static void answers_fit_the_matrix(Test& t) {
 
 int main(int argc, char** argv) {
     using namespace tests;
-    return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
-        grader::compare("book_input", 1, 0, book_input,
-                        "a self-weight is the diagonal entry weights(i, i); a row's strongest key is its largest entry"),
-        grader::compare("hidden_inputs", 4, 0, hidden_inputs,
-                        "random sizes, thresholds and exact ties: use weights.rows and the `mostly` you are given; "
-                        "of equal weights keep the first, and a self-weight equal to mostly is not more than it"),
-        grader::property("answers_fit_the_matrix", 4, answers_fit_the_matrix,
-                         "row i is query i: read along a row (weights(i, j) for every j), not down a column"),
-        grader::printed_output(1, "run your program and compare its lines with the lesson's"),
-    });
+    return grader::run(
+        argc, argv, GRADER_LESSON(lesson_main),
+        {
+            grader::compare(
+                "book_input", 1, 0, book_input,
+                "a self-weight is the diagonal entry weights(i, i); a row's strongest key is its largest entry"),
+            grader::compare("hidden_inputs", 4, 0, hidden_inputs,
+                            "random sizes, thresholds and exact ties: use weights.rows and the `mostly` you are given; "
+                            "of equal weights keep the first, and a self-weight equal to mostly is not more than it"),
+            grader::property("answers_fit_the_matrix", 4, answers_fit_the_matrix,
+                             "row i is query i: read along a row (weights(i, j) for every j), not down a column"),
+            grader::printed_output(1, "run your program and compare its lines with the lesson's"),
+        });
 }
 #endif

@@ -57,9 +57,10 @@ struct Session {
         return s;
     }
     std::string signature_differs(const char* name, const std::string& theirs) const {
-        return formatted("%s's signature differs from the statement's: yours is %s, the statement's is %s (by value "
-                          "and by const & count as one)", name, readable(judge::one_line(theirs, 300), name).c_str(),
-                          readable(expected_type, name).c_str());
+        return formatted(
+            "%s's signature differs from the statement's: yours is %s, the statement's is %s (by value "
+            "and by const & count as one)",
+            name, readable(judge::one_line(theirs, 300), name).c_str(), readable(expected_type, name).c_str());
     }
 };
 inline Session* student = nullptr;  // while the student's functions are being called

@@ -12,7 +12,8 @@ while [ $# -gt 0 ]; do
   case "$1" in
   --seeds) case "${2:-}" in '' | *[!0-9]* | 0) echo "check_all: --seeds takes a whole number" >&2; exit 2 ;; esac
     seeds=$(seq "$SEED" $((SEED + $2 - 1)) | paste -sd ' ' -); shift ;;
-  *) [ -n "$(exercise_file "$1")" ] || { echo "check_all: there is no exercise '$1'; the exercises: $(exercise_ids)" >&2; exit 2; }
+  *) [ -n "$(exercise_file "$1")" ] ||
+      { echo "check_all: there is no exercise '$1'; the exercises: $(exercise_ids)" >&2; exit 2; }
     ids="$ids $(exercise_id_of "$(exercise_file "$1")")" ;;
   esac
   shift
@@ -20,8 +21,9 @@ done
 echo "check-exercises-all: seeds $seeds (SEED=$SEED replays them)"
 
 for tests_file in tests/grader/*.*.cpp; do
-  [ -n "$(exercise_file "$(basename "$tests_file" .cpp)")" ] ||
-    failed "$tests_file tests no exercise: no chapter*/exercises/*.cpp has the line '// Exercise: $(basename "$tests_file" .cpp)'"
+  name=$(basename "$tests_file" .cpp)
+  [ -n "$(exercise_file "$name")" ] ||
+    failed "$tests_file tests no exercise: no chapter*/exercises/*.cpp has the line '// Exercise: $name'"
 done
 jobs=()
 for id in ${ids:-$(exercise_ids)}; do

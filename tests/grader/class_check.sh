@@ -131,7 +131,8 @@ left=$(ls -d /tmp/"$token"* /var/tmp/"$token"* /dev/shm/"$token"* 2> /dev/null)
 
 # 3. Every row is what that file scores graded alone, at the class's seed.
 differ=
-for who in "Zoë O'Brien" "Ana María Pérez" "Sam Smith, Jr." "Jean-Luc d'Arcy" "Rae Resubmit" "Eve Empty"; do
+for who in "Zoë O'Brien" "Ana María Pérez" "Sam Smith, Jr." "Jean-Luc d'Arcy" "Rae Resubmit" \
+  "Eve Empty"; do
   for ex in 20.5 tiny.2; do
     file=$(find "$moodle/${who}_"*"_assignsubmission_file_" -type f -name "$(basename "$(exercise_file "$ex")")" |
       head -n 1)

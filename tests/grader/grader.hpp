@@ -35,7 +35,7 @@ template <class Q>
 using WireParam = std::conditional_t<written_back<Q>, std::decay_t<Q>&, std::decay_t<Q>>;
 template <class R, class... P>
 inline const char* wire_type() {
-    return typeid(std::decay_t<R> (*)(WireParam<P>...)).name();
+    return typeid(std::decay_t<R>(*)(WireParam<P>...)).name();
 }
 
 // Made before a call's arguments are read into it (a tests file specialises it for a type with no default constructor).
@@ -70,15 +70,17 @@ template <class F, class... T>
 void each_field(F& f, T&... fields) {
     (f(fields), ...);
 }
-#define GRADER_FIELDS(Type, ...)                      \
-    template <class F>                                \
-    void grader_fields(Type& x_, F&& f_) {            \
-        auto& [__VA_ARGS__] = x_;                     \
-        ::grader::each_field(f_, __VA_ARGS__);        \
+#define GRADER_FIELDS(Type, ...)               \
+    template <class F>                         \
+    void grader_fields(Type& x_, F&& f_) {     \
+        auto& [__VA_ARGS__] = x_;              \
+        ::grader::each_field(f_, __VA_ARGS__); \
     }
 
-template <class T> struct is_vector : std::false_type {};
-template <class T, class A> struct is_vector<std::vector<T, A>> : std::true_type {};
+template <class T>
+struct is_vector : std::false_type {};
+template <class T, class A>
+struct is_vector<std::vector<T, A>> : std::true_type {};
 
 // A string or vector travels as its length and its entries; a struct as its fields.
 template <class T>
@@ -170,7 +172,7 @@ template <class F, F f>
 struct Call;
 template <class R, class... P, R (*f)(P...)>
 struct Call<R (*)(P...), f> {
-    static_assert(((!std::is_pointer_v<std::decay_t<P>>) && ...),
+    static_assert(((!std::is_pointer_v<std::decay_t<P>>)&&...),
                   "a function with pointer arguments needs an adapter in its tests file (see tiny.1.cpp)");
 
     template <size_t... I>

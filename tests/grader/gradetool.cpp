@@ -112,8 +112,8 @@ static std::string report(const std::vector<Row>& rows, const std::string& heade
     text += formatted("\n  %-30s %-7s %s\n", "test", "points", "message");
     for (size_t k = 0; k < rows.size(); k++)
         text += formatted("  %-30s %-7s %s\n", rows[k].name.c_str(),
-                           (std::to_string(rows[k].score) + "/" + std::to_string(rows[k].points)).c_str(),
-                           (for_student ? student_message(rows, k) : judge::unmarked(rows[k].message, false)).c_str());
+                          (std::to_string(rows[k].score) + "/" + std::to_string(rows[k].points)).c_str(),
+                          (for_student ? student_message(rows, k) : judge::unmarked(rows[k].message, false)).c_str());
     text += formatted("\n%d/%d points\n", total, max_total);
     std::string hints;
     for (const Row& r : rows)
@@ -144,14 +144,16 @@ static int report_and_json(const std::string& rows_text, const std::string& head
         const Row& r = rows[k];
         std::string m = student_message(rows, k);
         if (r.score < r.points && !r.hint.empty()) m += "\nHint: " + r.hint;
-        json += formatted("    {\"name\": %s, \"score\": %d, \"max_score\": %d, \"status\": \"%s\", \"output\": %s, "
-                           "\"visibility\": \"visible\"},\n",
-                           json_string(r.name).c_str(), r.score, r.points, r.score >= r.points ? "passed" : "failed",
-                           json_string(m).c_str());
+        json += formatted(
+            "    {\"name\": %s, \"score\": %d, \"max_score\": %d, \"status\": \"%s\", \"output\": %s, "
+            "\"visibility\": \"visible\"},\n",
+            json_string(r.name).c_str(), r.score, r.points, r.score >= r.points ? "passed" : "failed",
+            json_string(m).c_str());
     }
-    json += "    {\"name\": \"For the teacher: the whole report, with the seed and every message\", \"score\": 0, "
-            "\"max_score\": 0, \"status\": \"passed\", \"output\": " + json_string(full) +
-            ", \"visibility\": \"hidden\"}\n  ]\n}\n";
+    json +=
+        "    {\"name\": \"For the teacher: the whole report, with the seed and every message\", \"score\": 0, "
+        "\"max_score\": 0, \"status\": \"passed\", \"output\": " +
+        json_string(full) + ", \"visibility\": \"hidden\"}\n  ]\n}\n";
     write_file_atomic(out_path, json);  // whole, or gradetool stops with status 2
     return status;
 }
@@ -174,7 +176,9 @@ int main(int argc, char** argv) {
     if (command == "sheet" && argc >= 5 && argc <= 7)
         return sheets::sheet(argv[2], argv[3], argv[4], argc > 5 ? argv[5] : "", argc > 6 ? argv[6] : nullptr);
     if (command == "roster" && argc == 3) return sheets::roster(argv[2]);
-    std::fputs("usage: gradetool deps BOX DEPFILE SYSDIR... | report ROWS HEADER [RESULTS] | "
-               "sheet LIST POINTS OUT [PLATFORM [ROSTER]] | roster FILE\n", stderr);
+    std::fputs(
+        "usage: gradetool deps BOX DEPFILE SYSDIR... | report ROWS HEADER [RESULTS] | "
+        "sheet LIST POINTS OUT [PLATFORM [ROSTER]] | roster FILE\n",
+        stderr);
     return 2;
 }

@@ -168,7 +168,7 @@ inline std::string compare(double tolerance, const std::vector<Block>& want, con
         if (worst > tolerance) {
             const size_t cols = size_t(std::max(w.cols, 1)), row = at / cols, col = at % cols;
             std::string shape = w.rows == 1 && w.cols == 1 ? ""
-                                : w.rows == 1 ? formatted(" (1 x %d): entry %zu", w.cols, at)
+                                : w.rows == 1              ? formatted(" (1 x %d): entry %zu", w.cols, at)
                                               : formatted(" (%d x %d): entry (%zu, %zu)", w.rows, w.cols, row, col);
             const char* digits = tolerance == 0 ? "%.17g" : "%.6g";  // exact: whole numbers, printed in full
             const std::string yours = theirs(formatted(digits, g->values[at]));

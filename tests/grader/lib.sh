@@ -28,11 +28,14 @@ exercise_file() {
 }
 exercise_id_of() { exercise_table | awk -F'\t' -v f="$1" '$2 == f { print $1 }'; }
 
-# Exercise $1's tests and points, "name<TAB>points" in order, read from its tests file's calls.
+# Exercise $1's tests and points, "name<TAB>points" in order, read from its tests file's calls
+# (joined into one line first: the formatter may break a call after its parenthesis).
 exercise_points() {
   [ -f "tests/grader/$1.cpp" ] || return 2
-  sed -n -E -e 's/.*grader::(compare|property)\( *"([^"]*)", *([0-9]+).*/\2 \3/p' \
-    -e 's/.*grader::printed_output\( *([0-9]+).*/printed_output \1/p' "tests/grader/$1.cpp" | tr ' ' '\t'
+  tr '\n' ' ' < "tests/grader/$1.cpp" |
+    grep -oE 'grader::((compare|property)\( *"[^"]*", *[0-9]+|printed_output\( *[0-9]+)' |
+    sed -E -e 's/.*(compare|property)\( *"([^"]*)", *([0-9]+)/\2\t\3/' \
+      -e 's/.*printed_output\( *([0-9]+)/printed_output\t\1/'
 }
 
 # The exercises whose answers FILE's program uses (its "// Builds on: ID ..." line).

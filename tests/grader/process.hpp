@@ -91,7 +91,8 @@ struct Process {
         if (pid > 0 && !exited) {
             ::kill(-pid, SIGKILL);
             ::kill(pid, SIGKILL);
-            while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+            while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+            }
             exited = true;
         }
         for (int* fd : {&requests, &answers, &out, &err}) close_fd(*fd);
@@ -106,19 +107,19 @@ struct Process {
         said = judge::one_line(said, 300);
         std::string with = said.empty() ? "" : ": " + judge::theirs(said);
         switch (code) {
-        case 128 + SIGSEGV:
-            return "crashed: segmentation fault (SIGSEGV; reading or writing outside a matrix or vector?)";
-        case 128 + SIGBUS: return "crashed: bus error (SIGBUS)";
-        case 128 + SIGABRT: return "aborted (SIGABRT" + with + ")";
-        case 128 + SIGFPE: return "crashed: arithmetic error (SIGFPE; a whole-number division by zero?)";
-        case 128 + SIGXCPU:
-            return formatted("used more than its %g seconds of CPU time, so it was stopped", limits.seconds);
-        case 128 + SIGXFSZ: return "wrote a file larger than the limit, so it was stopped";
-        case 128 + SIGKILL: return "was killed (SIGKILL: out of memory, or over a limit)";
-        case 3: return said.empty() ? "threw an exception" : judge::theirs(said);
-        default:
-            if (code > 128) return formatted("killed by signal %d", code - 128);
-            return formatted("exited with status %d%s", code, with.c_str());
+            case 128 + SIGSEGV:
+                return "crashed: segmentation fault (SIGSEGV; reading or writing outside a matrix or vector?)";
+            case 128 + SIGBUS: return "crashed: bus error (SIGBUS)";
+            case 128 + SIGABRT: return "aborted (SIGABRT" + with + ")";
+            case 128 + SIGFPE: return "crashed: arithmetic error (SIGFPE; a whole-number division by zero?)";
+            case 128 + SIGXCPU:
+                return formatted("used more than its %g seconds of CPU time, so it was stopped", limits.seconds);
+            case 128 + SIGXFSZ: return "wrote a file larger than the limit, so it was stopped";
+            case 128 + SIGKILL: return "was killed (SIGKILL: out of memory, or over a limit)";
+            case 3: return said.empty() ? "threw an exception" : judge::theirs(said);
+            default:
+                if (code > 128) return formatted("killed by signal %d", code - 128);
+                return formatted("exited with status %d%s", code, with.c_str());
         }
     }
 
@@ -146,8 +147,10 @@ struct Process {
             }
             const double left = limits.seconds - waited;
             if (left <= 0)
-                return formatted("still running after %g seconds, so it was stopped (an endless loop, or waiting for "
-                                  "something?)", limits.seconds);
+                return formatted(
+                    "still running after %g seconds, so it was stopped (an endless loop, or waiting for "
+                    "something?)",
+                    limits.seconds);
             auto start = std::chrono::steady_clock::now();
             int ready = ::poll(fds, nfds_t(n), int(left * 1000) + 1);
             waited += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -164,7 +167,9 @@ struct Process {
                 if (k > 0) take(size_t(k));
                 else if (k == 0 || (errno != EAGAIN && errno != EINTR)) close_fd(fd);
             };
-            drain(answers, at_ans, [&](size_t k) { if (answer) answer->append(buffer, k); });
+            drain(answers, at_ans, [&](size_t k) {
+                if (answer) answer->append(buffer, k);
+            });
             drain(out, at_out, [&](size_t k) {
                 out_bytes += k;
                 if (keep_out && out_text.size() <= limits.output) out_text.append(buffer, k);

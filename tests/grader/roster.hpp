@@ -36,12 +36,9 @@ inline std::string parse_csv(std::string text, Table& rows) {
         const bool crlf = c == '\r' && i + 1 < text.size() && text[i + 1] == '\n';
         if (c == '\n') line++;
         if (inside) {
-            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"')
-                field += '"', i++;
-            else if (c == '"')
-                inside = false;
-            else if (!crlf)
-                field += c;
+            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') field += '"', i++;
+            else if (c == '"') inside = false;
+            else if (!crlf) field += c;
         } else if (c == '"') {
             if (quoted || !field.empty())
                 return formatted("line %zu: a quote inside a field (RFC 4180 quotes whole fields)", line);
@@ -107,8 +104,7 @@ inline std::string read_roster(const std::string& path, Roster& r) {
     // Canvas's importer knows its gradebook by "Student" and "ID" in the first two columns.
     if (h.size() > 3 && h[0].find("Student") != NONE && h[1].find("ID") != NONE && section > 1)
         r.platform = "canvas", r.info = size_t(section) + 1;
-    else if (identifier >= 0 || (first >= 0 && last >= 0))
-        r.platform = "moodle";
+    else if (identifier >= 0 || (first >= 0 && last >= 0)) r.platform = "moodle";
     else
         return path +
                ": no roster's header: Moodle's grading worksheet (Identifier, Full name, ...), its participants "
@@ -133,7 +129,7 @@ inline std::string read_roster(const std::string& path, Roster& r) {
             id = v.substr(digits == NONE ? 0 : digits + 1);
             if (id.empty())
                 return formatted("%s: row %zu: Identifier '%s' is not 'Participant <number>'", path.c_str(), k + 1,
-                           v.c_str());
+                                 v.c_str());
             name = full >= 0 ? row[size_t(full)] : "";
         } else {
             name = trimmed(row[size_t(first)] + " " + row[size_t(last)]);

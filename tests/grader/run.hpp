@@ -121,9 +121,10 @@ inline Row run_isolated(const Case& c, uint64_t seed, bool& grader_bug) {
 inline int run(int argc, char** argv, Lesson lesson, const std::vector<Case>& cases) {
     std::signal(SIGPIPE, SIG_IGN);
     limits.checker = argv[0];
-    const char* usage = "usage: checker --lesson [ARGS] | --fail ROWS MESSAGE |\n"
-                        "       --grade SECONDS OUTPUT_LIMIT ERROR_LIMIT [--after CMD] -- SANDBOX... DRIVER\n"
-                        "       (with GRADER_SEED and GRADER_ROWS in the environment)\n";
+    const char* usage =
+        "usage: checker --lesson [ARGS] | --fail ROWS MESSAGE |\n"
+        "       --grade SECONDS OUTPUT_LIMIT ERROR_LIMIT [--after CMD] -- SANDBOX... DRIVER\n"
+        "       (with GRADER_SEED and GRADER_ROWS in the environment)\n";
     std::string command = argc > 1 ? argv[1] : "";
     if (command == "--lesson") {
         argv[1] = argv[0];

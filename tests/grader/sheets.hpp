@@ -59,12 +59,9 @@ inline void summary(const std::vector<std::string>& ids, const std::vector<Line>
         std::vector<int> points;
         int missing = 0, unplaced = 0;  // a file that could not be placed is not a 0: the teacher places it
         for (const Line& l : lines) {
-            if (l.id == id && l.status == "missing")
-                missing++;
-            else if (l.id == id && l.status == "unplaced")
-                unplaced++;
-            else if (l.id == id)
-                points.push_back(l.points);
+            if (l.id == id && l.status == "missing") missing++;
+            else if (l.id == id && l.status == "unplaced") unplaced++;
+            else if (l.id == id) points.push_back(l.points);
         }
         const int max = max_of[id];
         std::sort(points.begin(), points.end());
@@ -127,8 +124,7 @@ inline std::string feedback(const Student& s, const std::vector<std::string>& id
         text += text.empty() ? "" : "<br>\n";  // Moodle keeps feedback comments as HTML
         if (why.count(status))
             text += formatted("%s: %d/%d points", id.c_str(), l ? l->points : 0, max_of[id]) + why.at(status);
-        else
-            text += id + ": not graded (" + status + "), your teacher grades it", whole = false;
+        else text += id + ": not graded (" + status + "), your teacher grades it", whole = false;
         if (l && l->late == "late") text += ", handed in late";
         sum += l ? l->points : 0;
     }

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "../../common/plot.hpp"  // svg_escape
-#include "judge.hpp"  // reading files, csv_field
-#include "similarity_match.hpp"  // the fingerprints and the pairs
+#include "judge.hpp"              // reading files, csv_field
+#include "similarity_match.hpp"   // the fingerprints and the pairs
 
 // ---------------------------------------------------------------------------
 // The manifest
@@ -58,7 +58,6 @@ static std::string csv(const std::vector<Pair>& pairs) {
 
 // ---------------------------------------------------------------------------
 // The page
-
 
 constexpr int COLOURS = 8;  // regions cycle through the page's colours c0 .. c7
 
@@ -108,7 +107,7 @@ static std::string side(const Document& d, const std::string& title, const std::
         std::string label = "<span class=\"r\"></span>";
         if (r >= 0 && first_line[size_t(r)] == l)
             label = formatted("<a class=\"r\" id=\"%s-%s%d\" href=\"#%s-%s%d\">[%d]</a>", id.c_str(), here, r,
-                               id.c_str(), there, r, r + 1);
+                              id.c_str(), there, r, r + 1);
         out += r >= 0 ? formatted("<span class=\"l c%d\">", r % COLOURS) : std::string("<span class=\"l\">");
         out += label + formatted("<span class=\"n\">%d</span>", l) + svg_escape(line) + "</span>";
     }
@@ -138,27 +137,28 @@ static double flag_line(const std::vector<const Pair*>& pairs) {
 static std::string table(const std::vector<const Pair*>& mine, const std::string& id_prefix, const char* b_title,
                          std::string& details) {
     const double line = flag_line(mine);
-    std::string out = formatted("<p>Flagged: above %.3f, the median of these %zu pairs plus %.0f times their "
-                                 "spread.</p>\n<table class=\"rank\"><tr><th>#</th><th>student a</th><th>%s</th>"
-                                 "<th>similarity</th><th>shared lines of a</th><th></th></tr>\n",
-                                 line, mine.size(), SPREADS, b_title);
+    std::string out = formatted(
+        "<p>Flagged: above %.3f, the median of these %zu pairs plus %.0f times their "
+        "spread.</p>\n<table class=\"rank\"><tr><th>#</th><th>student a</th><th>%s</th>"
+        "<th>similarity</th><th>shared lines of a</th><th></th></tr>\n",
+        line, mine.size(), SPREADS, b_title);
     for (size_t k = 0; k < mine.size(); k++) {
         const Pair& p = *mine[k];
         const std::string id = id_prefix + formatted("%zu", k + 1);
         const bool flagged = p.similarity > line;
-        out += formatted("<tr%s><td class=\"num\">%zu</td><td>", flagged ? " class=\"flag\"" : "", k + 1) +
-               svg_escape(p.a->name) + "</td><td>" + svg_escape(p.b_name) +
-               formatted("</td><td class=\"num\">%.3f</td><td class=\"num\">%d</td><td>", p.similarity,
-                          p.shared_lines) +
-               (flagged ? "<a href=\"#" + id + "\">side by side</a>" : std::string("&nbsp;")) + "</td></tr>\n";
+        out +=
+            formatted("<tr%s><td class=\"num\">%zu</td><td>", flagged ? " class=\"flag\"" : "", k + 1) +
+            svg_escape(p.a->name) + "</td><td>" + svg_escape(p.b_name) +
+            formatted("</td><td class=\"num\">%.3f</td><td class=\"num\">%d</td><td>", p.similarity, p.shared_lines) +
+            (flagged ? "<a href=\"#" + id + "\">side by side</a>" : std::string("&nbsp;")) + "</td></tr>\n";
         if (!flagged) continue;
         const std::vector<Region> regions = regions_of(*p.a, *p.b);
-        details += "<div class=\"pair\" id=\"" + id + "\"><h3>" + svg_escape(p.a->exercise) + ": " +
-                   svg_escape(p.a->name) + " and " + svg_escape(p.b_name) +
-                   formatted(": %.3f, %d shared lines, %zu regions</h3>", p.similarity, p.shared_lines,
-                              regions.size()) +
-                   "<div class=\"sides\">" + side(*p.a, p.a->name, regions, true, id) +
-                   side(*p.b, p.b_name, regions, false, id) + "</div></div>\n";
+        details +=
+            "<div class=\"pair\" id=\"" + id + "\"><h3>" + svg_escape(p.a->exercise) + ": " + svg_escape(p.a->name) +
+            " and " + svg_escape(p.b_name) +
+            formatted(": %.3f, %d shared lines, %zu regions</h3>", p.similarity, p.shared_lines, regions.size()) +
+            "<div class=\"sides\">" + side(*p.a, p.a->name, regions, true, id) +
+            side(*p.b, p.b_name, regions, false, id) + "</div></div>\n";
     }
     return out + "</table>\n";
 }
@@ -189,13 +189,17 @@ static std::string page(const std::vector<Pair>& pairs, const std::vector<Docume
         else out += table(students, id + "p", "student b", details);
         for (const Document& d : docs)  // a reference of next to no code of its own (20.3's calls the handout's)
             if (d.exercise == exercises[e] && d.role == "reference" && d.kept.size() < FEWEST / 8)
-                out += formatted("<p class=\"note\">The reference solution is almost all the handout's own code "
-                                  "(%zu of its fingerprints are not the handout's): a copy of it cannot be told from "
-                                  "any other right answer, and its scores below say little.</p>\n", d.kept.size());
-        if (!reference.empty()) out += "<h3>Each student against the reference solution</h3>\n" +
-                                       table(reference, id + "r", "", details);
-        out += "<p>The same colour and number on both sides is the same shared code; click a number to jump "
-               "across.</p>\n" + details;
+                out += formatted(
+                    "<p class=\"note\">The reference solution is almost all the handout's own code "
+                    "(%zu of its fingerprints are not the handout's): a copy of it cannot be told from "
+                    "any other right answer, and its scores below say little.</p>\n",
+                    d.kept.size());
+        if (!reference.empty())
+            out += "<h3>Each student against the reference solution</h3>\n" + table(reference, id + "r", "", details);
+        out +=
+            "<p>The same colour and number on both sides is the same shared code; click a number to jump "
+            "across.</p>\n" +
+            details;
     }
     return out + "</body></html>\n";
 }

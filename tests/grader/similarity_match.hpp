@@ -22,7 +22,6 @@ constexpr int W = 6;
 constexpr size_t FEWEST = 40;
 const char* const REFERENCE_NAME = "(reference solution)";
 
-
 // ---------------------------------------------------------------------------
 // Fingerprints
 
@@ -78,9 +77,9 @@ static std::vector<uint64_t> statement_hashes(const std::vector<Token>& tokens) 
 struct Document {
     std::string exercise, role, name, path, text;
     std::vector<Token> tokens;
-    std::vector<Print> prints;    // winnowed, base code removed, in file order
-    std::vector<uint64_t> kept;   // their distinct hashes, sorted
-    std::vector<double> weight;   // each one's weight: the rarer in the class, the more it counts
+    std::vector<Print> prints;   // winnowed, base code removed, in file order
+    std::vector<uint64_t> kept;  // their distinct hashes, sorted
+    std::vector<double> weight;  // each one's weight: the rarer in the class, the more it counts
     double total = 0;
 };
 
@@ -198,4 +197,3 @@ static std::vector<Pair> all_pairs(const std::vector<Document>& docs) {
     });
     return pairs;
 }
-

@@ -27,7 +27,6 @@ GRADER_STUDENT_FUNCTIONS(STUDENT_FUNCTIONS)
 namespace tests {
 using grader::Test;
 
-
 // Lookups that make every score about +-180: exp of a raw score overflows a float
 // (past 88.7) or underflows to 0, so only a softmax that subtracts the row's largest
 // score first gives finite weights. The queries' and keys' numbers are multiples of
@@ -59,8 +58,9 @@ static std::vector<float> fixed_lookups() {
     std::vector<float> lookups(size_t(FIXED_T) * 3 * WIDTH);
     for (int s = 0; s < FIXED_T; s++)
         for (int i = 0; i < 3 * WIDTH; i++)
-            lookups[size_t(s) * 3 * WIDTH + i] = i < WIDTH ? -8.0f : i < 2 * WIDTH ? (s == 3 ? 7.875f : 8.0f)
-                                                                                : 1.0f + float((s + i) % 8) / 8.0f;
+            lookups[size_t(s) * 3 * WIDTH + i] = i < WIDTH       ? -8.0f
+                                                 : i < 2 * WIDTH ? (s == 3 ? 7.875f : 8.0f)
+                                                                 : 1.0f + float((s + i) % 8) / 8.0f;
     return lookups;
 }
 
@@ -73,13 +73,16 @@ static void expect_weights_shape(Test& t, const Run& r, int T) {
             double sum = 0.0;
             for (int s = 0; s < T; s++) {
                 const float w = r.weights[(size_t(h) * T + i) * T + s];
-                if (s > i) t.expect(w == 0.0f, "T = %d, head %d: letter %d's weight on the later letter %d is %g, "
-                                    "not 0", T, h, i, s, double(w));
+                if (s > i)
+                    t.expect(w == 0.0f,
+                             "T = %d, head %d: letter %d's weight on the later letter %d is %g, "
+                             "not 0",
+                             T, h, i, s, double(w));
                 t.expect(w >= 0.0f, "T = %d, head %d: a weight is %g, not a number of 0 or more", T, h, double(w));
                 sum += w;
             }
-            t.expect(std::fabs(sum - 1.0) < 1e-5, "T = %d, head %d: letter %d's weights add up to %.7f, not 1", T, h,
-                     i, sum);
+            t.expect(std::fabs(sum - 1.0) < 1e-5, "T = %d, head %d: letter %d's weights add up to %.7f, not 1", T, h, i,
+                     sum);
         }
 }
 
@@ -114,16 +117,22 @@ static void no_peeking(Test& t) {
         for (size_t i = size_t(cut) * 3 * WIDTH; i < lookups.size(); i++) lookups[i] = t.uniform(-2.0f, 2.0f);
         Run after = run_attend_forward(lookups, T);
         for (size_t i = 0; i < size_t(cut) * WIDTH; i++)
-            t.expect(before.found[i] == after.found[i], "T = %d: changing letters %d and later changed what letter "
-                     "%zu finds", T, cut, i / WIDTH);
+            t.expect(before.found[i] == after.found[i],
+                     "T = %d: changing letters %d and later changed what letter "
+                     "%zu finds",
+                     T, cut, i / WIDTH);
         bool moved = false;  // while the first changed letter, which reads itself, finds something else
-        for (size_t i = size_t(cut) * WIDTH; i < size_t(cut + 1) * WIDTH; i++) moved = moved || before.found[i] != after.found[i];
-        t.expect(moved, "T = %d: changing letter %d's lookups left what it finds as it was, but it reads itself", T, cut);
+        for (size_t i = size_t(cut) * WIDTH; i < size_t(cut + 1) * WIDTH; i++)
+            moved = moved || before.found[i] != after.found[i];
+        t.expect(moved, "T = %d: changing letter %d's lookups left what it finds as it was, but it reads itself", T,
+                 cut);
         for (size_t i = 0; i < size_t(HEADS) * T * T; i++) {
             const size_t row = (i / T) % T, s = i % T;  // weights[(h * T + row) * T + s]
-            if (row < size_t(cut) && s <= row)  // (above the diagonal is hidden_weights' to check)
-                t.expect(before.weights[i] == after.weights[i], "T = %d: changing letters %d and later changed "
-                         "letter %zu's weights", T, cut, row);
+            if (row < size_t(cut) && s <= row)          // (above the diagonal is hidden_weights' to check)
+                t.expect(before.weights[i] == after.weights[i],
+                         "T = %d: changing letters %d and later changed "
+                         "letter %zu's weights",
+                         T, cut, row);
         }
         // The weights read the keys: a new key for letter cut (cut >= 1) moves, in every head, how
         // letter cut shares itself out between letters 0..cut.
@@ -136,8 +145,10 @@ static void no_peeking(Test& t) {
                 const size_t at = (size_t(h) * T + cut) * T + s;
                 shifted = shifted || after.weights[at] != keyed.weights[at];
             }
-            t.expect(shifted, "T = %d, head %d: a new key for letter %d left letter %d's weights as they were: a "
-                     "weight comes from its query . key score", T, h, cut, cut);
+            t.expect(shifted,
+                     "T = %d, head %d: a new key for letter %d left letter %d's weights as they were: a "
+                     "weight comes from its query . key score",
+                     T, h, cut, cut);
         }
     }
 }
@@ -159,18 +170,22 @@ static void the_model(Test& t) {
 
 int main(int argc, char** argv) {
     using namespace tests;
-    return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
-        grader::compare("hidden_found", 3, 1e-4, hidden_found,
-                        "head h uses numbers h*SIZE to (h+1)*SIZE of each query, key and value; keys start at "
-                        "WIDTH and values at 2*WIDTH in a letter's row of 3*WIDTH"),
-        grader::compare("hidden_weights", 3, 1e-4, hidden_weights,
-                        "scores are query . key times 1 / sqrt(SIZE); softmax over s = 0..t only, its largest score "
-                        "subtracted first; write a 0 for every s > t; weights are laid out [head][t][s] with stride T"),
-        grader::property("no_peeking", 2, no_peeking, "letter t may read letters 0..t only, and each weight comes "
-                         "from the query . key score"),
-        grader::compare("the_model", 1, 1e-4, the_model,
-                        "on the trained model's lookups your attend_forward should agree with the chapter's"),
-        grader::printed_output(1, "run your program: it should print what the reference prints"),
-    });
+    return grader::run(
+        argc, argv, GRADER_LESSON(lesson_main),
+        {
+            grader::compare("hidden_found", 3, 1e-4, hidden_found,
+                            "head h uses numbers h*SIZE to (h+1)*SIZE of each query, key and value; keys start at "
+                            "WIDTH and values at 2*WIDTH in a letter's row of 3*WIDTH"),
+            grader::compare(
+                "hidden_weights", 3, 1e-4, hidden_weights,
+                "scores are query . key times 1 / sqrt(SIZE); softmax over s = 0..t only, its largest score "
+                "subtracted first; write a 0 for every s > t; weights are laid out [head][t][s] with stride T"),
+            grader::property("no_peeking", 2, no_peeking,
+                             "letter t may read letters 0..t only, and each weight comes "
+                             "from the query . key score"),
+            grader::compare("the_model", 1, 1e-4, the_model,
+                            "on the trained model's lookups your attend_forward should agree with the chapter's"),
+            grader::printed_output(1, "run your program: it should print what the reference prints"),
+        });
 }
 #endif

@@ -12,7 +12,7 @@
 // attend_backward adds into dlookups, which travels both ways; the adapter gives
 // the pointers their buffers in the student's process.
 static void run_attend_backward(std::vector<float>& dlookups, const std::vector<float>& dfound,
-                            const std::vector<float>& weights, const std::vector<float>& lookups, int T) {
+                                const std::vector<float>& weights, const std::vector<float>& lookups, int T) {
     attend_backward(dlookups.data(), dfound.data(), weights.data(), lookups.data(), T);
 }
 
@@ -91,8 +91,10 @@ static void check_part(Test& t, int part) {
                 t.expect(std::isfinite(dlookups[at]), "a gradient of the %s is %g", names[part], double(dlookups[at]));
             }
         const double error = grader::rel_error_norm(analytic, numeric);
-        t.expect(error < THRESHOLD, "%s: relative error %.2e against finite differences (threshold %.0e), for %d "
-                 "letters", names[part], error, THRESHOLD, T);
+        t.expect(error < THRESHOLD,
+                 "%s: relative error %.2e against finite differences (threshold %.0e), for %d "
+                 "letters",
+                 names[part], error, THRESHOLD, T);
     }
 }
 
@@ -122,13 +124,18 @@ static void adds_into(Test& t) {
 
 int main(int argc, char** argv) {
     using namespace tests;
-    return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
-        grader::property("values", 2, values, "found is a weighted sum of the values: what does each value get back?"),
-        grader::property("keys", 2, keys, "through the softmax, every score's gradient depends on the whole row of "
-                         "weights; and the scores were multiplied by 1/sqrt(SIZE)"),
-        grader::property("queries", 2, queries, "the query of letter t was used in every score of its row, s = 0..t"),
-        grader::property("adds_into", 1, adds_into, "add into dlookups (+=): never overwrite what it holds"),
-        grader::printed_output(1, "run your program: it should print what the reference prints"),
-    });
+    return grader::run(
+        argc, argv, GRADER_LESSON(lesson_main),
+        {
+            grader::property("values", 2, values,
+                             "found is a weighted sum of the values: what does each value get back?"),
+            grader::property("keys", 2, keys,
+                             "through the softmax, every score's gradient depends on the whole row of "
+                             "weights; and the scores were multiplied by 1/sqrt(SIZE)"),
+            grader::property("queries", 2, queries,
+                             "the query of letter t was used in every score of its row, s = 0..t"),
+            grader::property("adds_into", 1, adds_into, "add into dlookups (+=): never overwrite what it holds"),
+            grader::printed_output(1, "run your program: it should print what the reference prints"),
+        });
 }
 #endif

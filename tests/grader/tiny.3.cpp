@@ -10,9 +10,11 @@
 // level_backward adds into din, dgain and dbias, which travel both ways; the
 // adapter gives the pointers their buffers in the student's process.
 static void run_level_backward(std::vector<float>& din, std::vector<float>& dgain, std::vector<float>& dbias,
-                           const std::vector<float>& dout, const std::vector<float>& in, const std::vector<float>& mean,
-                           const std::vector<float>& rstd, const std::vector<float>& gain, int T) {
-    level_backward(din.data(), dgain.data(), dbias.data(), dout.data(), in.data(), mean.data(), rstd.data(), gain.data(), T);
+                               const std::vector<float>& dout, const std::vector<float>& in,
+                               const std::vector<float>& mean, const std::vector<float>& rstd,
+                               const std::vector<float>& gain, int T) {
+    level_backward(din.data(), dgain.data(), dbias.data(), dout.data(), in.data(), mean.data(), rstd.data(),
+                   gain.data(), T);
 }
 
 // The functions the student writes (through their adapters): the tests call them in the student's process.
@@ -65,7 +67,8 @@ static Case fixed_case() {
     const float means[3] = {-3.0f, 3.0f, 0.0f}, spreads[3] = {0.2f, 4.0f, 1.0f};
     for (int r = 0; r < c.T; r++)
         for (int i = 0; i < WIDTH; i++) c.in.push_back(means[r] + spreads[r] * float((i * 7 + r) % 11 - 5) / 5.0f);
-    for (int i = 0; i < WIDTH; i++) c.gain.push_back(0.5f + float(i % 5) / 4.0f), c.bias.push_back(float(i % 3) / 4.0f - 0.25f);
+    for (int i = 0; i < WIDTH; i++)
+        c.gain.push_back(0.5f + float(i % 5) / 4.0f), c.bias.push_back(float(i % 3) / 4.0f - 0.25f);
     for (int i = 0; i < c.T * WIDTH; i++) c.direction.push_back(float((i * 5) % 9 - 4) / 4.0f);
     return c;
 }
@@ -78,8 +81,8 @@ static void check_part(Test& t, int part) {
         level_forward(out.data(), mean.data(), rstd.data(), c.in.data(), c.gain.data(), c.bias.data(), c.T);
         std::vector<float> din(c.in.size(), 0.0f), dgain(WIDTH, 0.0f), dbias(WIDTH, 0.0f);
         run_level_backward(din, dgain, dbias, c.direction, c.in, mean, rstd, c.gain, c.T);
-        std::vector<double> x[3] = {{c.in.begin(), c.in.end()}, {c.gain.begin(), c.gain.end()},
-                                    {c.bias.begin(), c.bias.end()}};
+        std::vector<double> x[3] = {
+            {c.in.begin(), c.in.end()}, {c.gain.begin(), c.gain.end()}, {c.bias.begin(), c.bias.end()}};
         const std::vector<float>* grads[3] = {&din, &dgain, &dbias};
         std::vector<double> analytic(grads[part]->begin(), grads[part]->end()), numeric;
         for (size_t i = 0; i < x[part].size(); i++) {
@@ -101,8 +104,8 @@ static void check_part(Test& t, int part) {
 // Many rows in one call, as a training batch brings them. The analytic pass
 // takes a fraction of a second; differencing a forward pass, even row by row
 // and optimised, about 200 times that (8 s for 131,072 rows on a quiet machine
-// here, so four times as many rows), past the time limit. The want is the same gradient worked out here in double, since
-// differencing it here would be as slow.
+// here, so four times as many rows), past the time limit. The want is the same gradient worked out here in
+// double, since differencing it here would be as slow.
 constexpr int LARGE_ROWS = 1 << 19;
 static void check_many_rows(Test& t, int part) {
     const char* names[3] = {"din", "dgain", "dbias"};
@@ -134,8 +137,10 @@ static void check_many_rows(Test& t, int part) {
     const std::vector<float>* grads[3] = {&din, &dgain, &dbias};
     const std::vector<double> analytic(grads[part]->begin(), grads[part]->end());
     const double error = grader::rel_error_norm(analytic, want[part]);
-    t.expect(error < THRESHOLD, "%s: relative error %.2e against the gradient worked out in double (threshold %.0e), "
-             "for %d rows in one call", names[part], error, THRESHOLD, c.T);
+    t.expect(error < THRESHOLD,
+             "%s: relative error %.2e against the gradient worked out in double (threshold %.0e), "
+             "for %d rows in one call",
+             names[part], error, THRESHOLD, c.T);
 }
 
 static void input(Test& t) { check_part(t, 0), check_many_rows(t, 0); }
@@ -160,9 +165,10 @@ static void adds_into(Test& t) {
         t.expect(moved > 0.0, "level_backward added nothing to %s", names[k]);
         for (size_t i = 0; i < fresh[k]->size(); i++) {
             const float want = held[k][i] + (*fresh[k])[i];
-            t.expect(std::fabs((*filled[k])[i] - want) <= 1e-5f * (1.0f + std::fabs(want)), "%s[%zu] held %g and "
-                     "should have become %g, but it is %g", names[k], i, double(held[k][i]), double(want),
-                     double((*filled[k])[i]));
+            t.expect(std::fabs((*filled[k])[i] - want) <= 1e-5f * (1.0f + std::fabs(want)),
+                     "%s[%zu] held %g and "
+                     "should have become %g, but it is %g",
+                     names[k], i, double(held[k][i]), double(want), double((*filled[k])[i]));
         }
     }
 }
@@ -171,13 +177,16 @@ static void adds_into(Test& t) {
 
 int main(int argc, char** argv) {
     using namespace tests;
-    return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
-        grader::property("din", 4, input, "every input also moves its row's mean and its spread: din needs a term for "
-                         "each, besides its own dout through gain and rstd"),
-        grader::property("dgain", 1, gain, "a gain multiplies norm: add up its contribution over the rows"),
-        grader::property("dbias", 1, bias, "a bias is added to every row"),
-        grader::property("adds_into", 1, adds_into, "add into din, dgain and dbias (+=): never overwrite"),
-        grader::printed_output(1, "run your program: it should print what the reference prints"),
-    });
+    return grader::run(
+        argc, argv, GRADER_LESSON(lesson_main),
+        {
+            grader::property("din", 4, input,
+                             "every input also moves its row's mean and its spread: din needs a term for "
+                             "each, besides its own dout through gain and rstd"),
+            grader::property("dgain", 1, gain, "a gain multiplies norm: add up its contribution over the rows"),
+            grader::property("dbias", 1, bias, "a bias is added to every row"),
+            grader::property("adds_into", 1, adds_into, "add into din, dgain and dbias (+=): never overwrite"),
+            grader::printed_output(1, "run your program: it should print what the reference prints"),
+        });
 }
 #endif

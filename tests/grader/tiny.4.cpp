@@ -70,10 +70,12 @@ static void temperature_direction(Test& t) {
         t.expect(int(p.size()) == V, "%zu probabilities for %d letters", p.size(), V);
         double sum = 0.0;
         for (float x : p) sum += x;
-        t.expect(std::fabs(sum - 1.0) < 1e-5, "at temperature %g the probabilities add up to %.6f", double(temperature), sum);
-        t.expect(p[top] < previous, "the likeliest letter's probability is %g at temperature %g, not below its %g at "
-                 "the temperature before: higher temperatures should flatten the distribution", double(p[top]),
-                 double(temperature), double(previous));
+        t.expect(std::fabs(sum - 1.0) < 1e-5, "at temperature %g the probabilities add up to %.6f", double(temperature),
+                 sum);
+        t.expect(p[top] < previous,
+                 "the likeliest letter's probability is %g at temperature %g, not below its %g at "
+                 "the temperature before: higher temperatures should flatten the distribution",
+                 double(p[top]), double(temperature), double(previous));
         previous = p[top];
     }
 }
@@ -108,14 +110,17 @@ static void distribution(Test& t) {
             bins++;
         }
         if (pooled_expected > 0.0) {
-            chi2 += (pooled_count - pooled_expected) * (pooled_count - pooled_expected) / std::fmax(pooled_expected, 1.0);
+            chi2 +=
+                (pooled_count - pooled_expected) * (pooled_count - pooled_expected) / std::fmax(pooled_expected, 1.0);
             bins++;
         }
         const double k = std::fmax(1, bins - 1);  // degrees of freedom
         const double root = 1.0 - 2.0 / (9.0 * k) + Z * std::sqrt(2.0 / (9.0 * k));
         const double limit = k * root * root * root;
-        t.expect(chi2 <= limit, "%d draws from %d letters at temperature %.3f: chi-square %.1f against softmax(logits "
-                 "/ T), above the limit %.1f for %g degrees of freedom", TEST_DRAWS, V, double(temperature), chi2, limit, k);
+        t.expect(chi2 <= limit,
+                 "%d draws from %d letters at temperature %.3f: chi-square %.1f against softmax(logits "
+                 "/ T), above the limit %.1f for %g degrees of freedom",
+                 TEST_DRAWS, V, double(temperature), chi2, limit, k);
     }
 }
 
@@ -138,14 +143,18 @@ static void temperature_zero(Test& t) {
         const std::vector<int> v1 = draws(logits, 0.0f, rng, 1);
         t.expect(v1.size() == 1, "no draw came back");
         const int v = v1[0];
-        t.expect(v == top, "at temperature 0 sample_next returned %d; the largest logit is letter %d's (the first "
-                 "of the largest, on a tie)", v, top);
+        t.expect(v == top,
+                 "at temperature 0 sample_next returned %d; the largest logit is letter %d's (the first "
+                 "of the largest, on a tie)",
+                 v, top);
     }
     // The same worst case at every seed: every logit below 0, the largest tied (letter 1).
     Rng rng(1);
     const std::vector<int> v1 = draws({-200.0f, -150.0f, -170.0f, -150.0f}, 0.0f, rng, 1);
-    t.expect(v1.size() == 1 && v1[0] == 1, "at temperature 0, of the logits -200, -150, -170, -150 sample_next "
-             "returned letter %d; the first of the largest is letter 1", v1.empty() ? -1 : v1[0]);
+    t.expect(v1.size() == 1 && v1[0] == 1,
+             "at temperature 0, of the logits -200, -150, -170, -150 sample_next "
+             "returned letter %d; the first of the largest is letter 1",
+             v1.empty() ? -1 : v1[0]);
 }
 
 // The same seed gives the same letters; the letters come from rng.
@@ -164,19 +173,21 @@ static void seeded(Test& t) {
 
 int main(int argc, char** argv) {
     using namespace tests;
-    return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
-        grader::compare("hidden_probs", 2, 1e-4, hidden_probs,
-                        "divide every logit by the temperature, then softmax, subtracting the largest first"),
-        grader::property("temperature_direction", 1, temperature_direction,
-                         "a temperature below 1 should sharpen the distribution and one above 1 flatten it"),
-        grader::property("distribution", 4, distribution,
-                         "draw u = rng.uniform() once, then walk the probabilities adding them up until the sum "
-                         "passes u"),
-        grader::property("temperature_zero", 1, temperature_zero,
-                         "temperature 0 means no draw: the letter with the largest logit, the first of them on a "
-                         "tie"),
-        grader::property("seeded", 1, seeded, "use the rng you are given for every random number"),
-        grader::printed_output(1, "run your program: it should print what the reference prints"),
-    });
+    return grader::run(
+        argc, argv, GRADER_LESSON(lesson_main),
+        {
+            grader::compare("hidden_probs", 2, 1e-4, hidden_probs,
+                            "divide every logit by the temperature, then softmax, subtracting the largest first"),
+            grader::property("temperature_direction", 1, temperature_direction,
+                             "a temperature below 1 should sharpen the distribution and one above 1 flatten it"),
+            grader::property("distribution", 4, distribution,
+                             "draw u = rng.uniform() once, then walk the probabilities adding them up until the sum "
+                             "passes u"),
+            grader::property("temperature_zero", 1, temperature_zero,
+                             "temperature 0 means no draw: the letter with the largest logit, the first of them on a "
+                             "tie"),
+            grader::property("seeded", 1, seeded, "use the rng you are given for every random number"),
+            grader::printed_output(1, "run your program: it should print what the reference prints"),
+        });
 }
 #endif

@@ -45,8 +45,9 @@ static std::vector<float> newest_from_kept(Test& t, const std::vector<float>& lo
         values.insert(values.end(), row + 2 * WIDTH, row + 3 * WIDTH);
     }
     const std::vector<float> found = run_attend_cached(query, keys, values, T);
-    t.expect(!found.empty(), "attend_cached called attend_forward on the whole window; the exercise is to use the "
-                             "kept keys");
+    t.expect(!found.empty(),
+             "attend_cached called attend_forward on the whole window; the exercise is to use the "
+             "kept keys");
     return found;
 }
 
@@ -62,8 +63,8 @@ static void expect_last_row(Test& t, const std::vector<float>& lookups, int T, c
     const std::vector<float> found = newest_from_kept(t, lookups, T), want = last_row_of_attend_forward(lookups, T);
     const int i = outside_tolerance(found.data(), want.data());
     if (i >= 0)
-        t.expect(false, "%s, T = %d: found[%d] (head %d) is %g; attend_forward's last row has %g", what, T, i,
-                 i / SIZE, double(found[i]), double(want[i]));
+        t.expect(false, "%s, T = %d: found[%d] (head %d) is %g; attend_forward's last row has %g", what, T, i, i / SIZE,
+                 double(found[i]), double(want[i]));
 }
 
 // A window of one letter: it reads only itself, with weight 1, and finds its own value. The
@@ -131,16 +132,18 @@ static void the_model(Test& t) {
 
 int main(int argc, char** argv) {
     using namespace tests;
-    return grader::run(argc, argv, GRADER_LESSON(lesson_main), {
-        grader::property("one_letter", 1, one_letter, "with T = 1 the letter reads only itself"),
-        grader::property("random_windows", 4, random_windows,
-                         "head h scores the query's numbers h*SIZE to (h+1)*SIZE against each kept key's, times "
-                         "1 / sqrt(SIZE), over all T letters, the newest's own key last"),
-        grader::property("scores_in_the_hundreds", 2, scores_in_the_hundreds,
-                         "subtract the largest of the T scores before exp, as softmax does"),
-        grader::compare("the_model", 2, 1e-4, the_model,
-                        "on the trained model's lookups your attend_cached should agree with attend_forward"),
-        grader::printed_output(1, "run your program: it should print what the reference prints"),
-    });
+    return grader::run(
+        argc, argv, GRADER_LESSON(lesson_main),
+        {
+            grader::property("one_letter", 1, one_letter, "with T = 1 the letter reads only itself"),
+            grader::property("random_windows", 4, random_windows,
+                             "head h scores the query's numbers h*SIZE to (h+1)*SIZE against each kept key's, times "
+                             "1 / sqrt(SIZE), over all T letters, the newest's own key last"),
+            grader::property("scores_in_the_hundreds", 2, scores_in_the_hundreds,
+                             "subtract the largest of the T scores before exp, as softmax does"),
+            grader::compare("the_model", 2, 1e-4, the_model,
+                            "on the trained model's lookups your attend_cached should agree with attend_forward"),
+            grader::printed_output(1, "run your program: it should print what the reference prints"),
+        });
 }
 #endif

@@ -17,8 +17,7 @@ constexpr float STEP = 1e-2f;
 constexpr double TOLERANCE = 0.05;  // of the block's largest gradient entry
 
 // Largest |analytic - numeric| over a block, relative to the block's largest |numeric|.
-static double block_error(Params& p, int b, const Params& grad, const std::vector<Example>& examples,
-                          double& size) {
+static double block_error(Params& p, int b, const Params& grad, const std::vector<Example>& examples, double& size) {
     Matrix& A = *p.blocks()[b];
     const Matrix& G = *grad.blocks()[b];
     double worst = 0.0;
@@ -51,8 +50,8 @@ static void check_point(Params p, const char* where) {
         for (float& g : flipped.blocks()[b]->data) g = -g;
         double size_flipped = 0.0;
         double error_flipped = block_error(p, b, flipped, examples, size_flipped);
-        std::printf("%-22s %-10s largest |gradient| %.3e  error %.2e  (sign flipped: %.2f)\n", where,
-                    BLOCK_NAMES[b], size, error, error_flipped);
+        std::printf("%-22s %-10s largest |gradient| %.3e  error %.2e  (sign flipped: %.2f)\n", where, BLOCK_NAMES[b],
+                    size, error, error_flipped);
         char what[128];
         std::snprintf(what, sizeof what, "%s: %s gradient matches finite differences", where, BLOCK_NAMES[b]);
         check(error < TOLERANCE, what);

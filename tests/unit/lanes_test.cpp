@@ -25,7 +25,7 @@ static uint32_t bits(float x) {
 int main(int argc, char** argv) {
     const bool exhaustive = argc > 1 && std::string(argv[1]) == "--exhaustive";
     const uint64_t stride = exhaustive ? 1 : 509;  // a prime, so the low bits vary too
-    constexpr int BUNCH = 2 * EXP_BUNCH + 1;  // exp_lanes_all: its whole bunches and one more on its own
+    constexpr int BUNCH = 2 * EXP_BUNCH + 1;       // exp_lanes_all: its whole bunches and one more on its own
     float batch[BUNCH * LANES];
     int filled = 0;
     uint64_t tried = 0, differ = 0;
@@ -61,9 +61,22 @@ int main(int argc, char** argv) {
         std::memcpy(&x, &pattern, sizeof x);
         add(x);
     }
-    const float ends[] = {88.7228317f, std::nextafter(88.7228317f, 100.0f), -104.0f, std::nextafter(-104.0f, 0.0f),
-                          std::nextafter(-104.0f, -200.0f), -103.972f, -87.33655f, 0.0f, -0.0f, 1e-30f, -1e-30f,
-                          INFINITY, -INFINITY, NAN, 1.0f, -1.0f};
+    const float ends[] = {88.7228317f,
+                          std::nextafter(88.7228317f, 100.0f),
+                          -104.0f,
+                          std::nextafter(-104.0f, 0.0f),
+                          std::nextafter(-104.0f, -200.0f),
+                          -103.972f,
+                          -87.33655f,
+                          0.0f,
+                          -0.0f,
+                          1e-30f,
+                          -1e-30f,
+                          INFINITY,
+                          -INFINITY,
+                          NAN,
+                          1.0f,
+                          -1.0f};
     for (float x : ends) add(x);
     while (filled != 0) add(0.5f);
     std::printf("exp_lanes: %llu results, %llu differ from exp_f\n", (unsigned long long)tried,

@@ -63,10 +63,10 @@ int main(int argc, char** argv) {
     const uint32_t stride = exhaustive ? 1 : 509;  // an odd stride meets every last-bit pattern
 
     // exp_f over every float whose e^x is a nonzero finite float.
-    const double exp_pos = worst_float_ulps(0, bits_of(88.7228317f), stride, exp_f,
-                                            [](double x) { return std::exp(x); });
-    const double exp_neg = worst_float_ulps(0x80000000u, bits_of(-103.97207f), stride, exp_f,
-                                            [](double x) { return std::exp(x); });
+    const double exp_pos =
+        worst_float_ulps(0, bits_of(88.7228317f), stride, exp_f, [](double x) { return std::exp(x); });
+    const double exp_neg =
+        worst_float_ulps(0x80000000u, bits_of(-103.97207f), stride, exp_f, [](double x) { return std::exp(x); });
     const double exp_worst = exp_pos > exp_neg ? exp_pos : exp_neg;
     std::printf("exp_f     worst %.6f ulp over %s floats in [-103.97, 88.72]\n", exp_worst,
                 exhaustive ? "all" : "1 in 509");
@@ -116,7 +116,8 @@ int main(int argc, char** argv) {
 
     // The edges every caller relies on.
     const float inf = std::numeric_limits<float>::infinity();
-    check(exp_f(0.0f) == 1.0f && exp_f(-inf) == 0.0f && exp_f(inf) == inf, "exp_f(0) = 1, exp_f(-inf) = 0, exp_f(inf) = inf");
+    check(exp_f(0.0f) == 1.0f && exp_f(-inf) == 0.0f && exp_f(inf) == inf,
+          "exp_f(0) = 1, exp_f(-inf) = 0, exp_f(inf) = inf");
     check(exp_f(88.7228317f) < inf && exp_f(88.7228394f) == inf, "exp_f overflows exactly past the largest float");
     check(exp_f(-103.97207f) > 0.0f && exp_f(-103.972084f) == 0.0f, "exp_f reaches the smallest subnormal, then 0");
     check(exp_f(std::nanf("")) != exp_f(std::nanf("")), "exp_f(NaN) is NaN");
@@ -127,8 +128,10 @@ int main(int argc, char** argv) {
           "log(0) = -inf, log(-1) is NaN");
     check(log_d(std::numeric_limits<double>::infinity()) == std::numeric_limits<double>::infinity(), "log(inf) = inf");
     check_near(log_d(4.9406564584124654e-324), -744.44007192138126, 1e-12, "log of the smallest subnormal double");
-    check(cos_turns(0.0) == 1.0 && cos_turns(0.5) == -1.0 && cos_turns(0.25) == 0.0, "cos at 0, a half and a quarter turn");
-    check(cos_turns(-0.25) == 0.0 && cos_turns(1.75) == 0.0 && cos_turns(-0.5) == -1.0, "cos of negative and whole turns");
+    check(cos_turns(0.0) == 1.0 && cos_turns(0.5) == -1.0 && cos_turns(0.25) == 0.0,
+          "cos at 0, a half and a quarter turn");
+    check(cos_turns(-0.25) == 0.0 && cos_turns(1.75) == 0.0 && cos_turns(-0.5) == -1.0,
+          "cos of negative and whole turns");
     check(power(2.0, 10) == 1024.0 && power(0.5, 0) == 1.0 && power(3.0, 5) == 243.0, "power on exact cases");
     // Each squaring doubles the relative error, so base^n is good to about n ulps.
     check_near(power(0.999, 12000) / std::pow(0.999, 12000), 1.0, 12000 * 2.3e-16, "power(0.999, 12000) against pow");

@@ -30,12 +30,14 @@ int main() {
     // A rising line: the first column at the bottom row, the last at the top.
     LineChart c{"L", "x", "y", {0, 1, 2, 3}, {{"up", {0, 1, 2, 3}}}};
     std::string chart = text_line_chart(c, false, 4, 4);
-    check(contains(chart, "  3 |   *\n") && contains(chart, "  0 |*\n"), "plain line chart puts the ends in the corners");
+    check(contains(chart, "  3 |   *\n") && contains(chart, "  0 |*\n"),
+          "plain line chart puts the ends in the corners");
     check(contains(chart, "* up"), "plain line chart legend");
     std::string svg = svg_line_chart(c);
     check(contains(svg, "<svg xmlns=") && contains(svg, ">up</text>") && contains(svg, "</svg>"),
           "SVG line chart is a whole document with a legend");
     std::string svg_h = svg_heatmap(h);
-    check(contains(svg_h, ">bb</text>") && contains(svg_h, "fill=\"#2166ac\""), "SVG heatmap: labels and the top colour");
+    check(contains(svg_h, ">bb</text>") && contains(svg_h, "fill=\"#2166ac\""),
+          "SVG heatmap: labels and the top colour");
     return check_summary("plot_test");
 }

@@ -29,8 +29,7 @@ int main() {
     expect(vector_str({1.0f, -1.0f}), "tensor([ 1., -1.])", "whole numbers: '1.' and a common width");
     expect(vector_str({0.8807970779778823f, 0.11920292202211755f}), "tensor([0.8808, 0.1192])",
            "fractions: 4 decimals");
-    expect(vector_str({1.7615941559557646f, 0.4768116880884702f}), "tensor([1.7616, 0.4768])",
-           "fractions above 1");
+    expect(vector_str({1.7615941559557646f, 0.4768116880884702f}), "tensor([1.7616, 0.4768])", "fractions above 1");
 
     // Integer mode: every finite entry whole; width = longest "%.0f" plus the '.'.
     expect(vector_str({1, -1, 100}), "tensor([  1.,  -1., 100.])", "whole numbers padded to the widest");

@@ -29,7 +29,8 @@ static std::vector<float> randoms(size_t n, float spread) {
 static const int LENGTHS[] = {1, 2, 7, 8, 9, 13, 33, 64};
 
 static void multiply_layers() {
-    const int shapes[][3] = {{64, 32, 96}, {64, 128, 32}, {5, 7, 21}, {13, 32, 65}, {1, 3, 8}, {6, 65, 17}, {33, 32, 32}};
+    const int shapes[][3] = {{64, 32, 96}, {64, 128, 32}, {5, 7, 21},  {13, 32, 65},
+                             {1, 3, 8},    {6, 65, 17},   {33, 32, 32}};
     bool forward_same = true, fresh_same = true, backward_same = true, backward_fresh_same = true;
     for (const auto& shape : shapes) {
         const int T = shape[0], K = shape[1], N = shape[2];
@@ -74,16 +75,18 @@ static void level_layers() {
         std::vector<float> out(size_t(T) * WIDTH), mean(T), rstd(T), out_fast = out, mean_fast = mean, rstd_fast = rstd;
         level_forward(out.data(), mean.data(), rstd.data(), in.data(), gain.data(), bias.data(), T);
         level_forward_fast(out_fast.data(), mean_fast.data(), rstd_fast.data(), in.data(), gain.data(), bias.data(), T);
-        forward_same = forward_same && same_bits(out, out_fast) && same_bits(mean, mean_fast) && same_bits(rstd, rstd_fast);
+        forward_same =
+            forward_same && same_bits(out, out_fast) && same_bits(mean, mean_fast) && same_bits(rstd, rstd_fast);
         const std::vector<float> dout = randoms(size_t(T) * WIDTH, 1.0f);
-        std::vector<float> din = randoms(size_t(T) * WIDTH, 1.0f), dgain = randoms(WIDTH, 1.0f), dbias = randoms(WIDTH, 1.0f);
+        std::vector<float> din = randoms(size_t(T) * WIDTH, 1.0f), dgain = randoms(WIDTH, 1.0f),
+                           dbias = randoms(WIDTH, 1.0f);
         std::vector<float> din_fast = din, dgain_fast = dgain, dbias_fast = dbias;
         level_backward(din.data(), dgain.data(), dbias.data(), dout.data(), in.data(), mean.data(), rstd.data(),
                        gain.data(), T);
         level_backward_fast(din_fast.data(), dgain_fast.data(), dbias_fast.data(), dout.data(), in.data(), mean.data(),
                             rstd.data(), gain.data(), T);
-        backward_same = backward_same && same_bits(din, din_fast) && same_bits(dgain, dgain_fast) &&
-                        same_bits(dbias, dbias_fast);
+        backward_same =
+            backward_same && same_bits(din, din_fast) && same_bits(dgain, dgain_fast) && same_bits(dbias, dbias_fast);
     }
     check(forward_same, "level_forward_fast gives level_forward's bits");
     check(backward_same, "level_backward_fast gives level_backward's bits");
@@ -92,7 +95,8 @@ static void level_layers() {
 static void attend_layers() {
     bool forward_same = true, backward_same = true;
     for (int T : LENGTHS) {
-        const std::vector<float> lookups = randoms(size_t(T) * 3 * WIDTH, 2.0f), dfound = randoms(size_t(T) * WIDTH, 1.0f);
+        const std::vector<float> lookups = randoms(size_t(T) * 3 * WIDTH, 2.0f),
+                                 dfound = randoms(size_t(T) * WIDTH, 1.0f);
         // Buffers that start full of rubbish: every entry must be written.
         std::vector<float> found(size_t(T) * WIDTH, 7.0f), weights(size_t(HEADS) * T * T, 7.0f);
         std::vector<float> found_fast(found.size(), 9.0f), weights_fast(weights.size(), 9.0f);
@@ -145,8 +149,8 @@ static TinyModel random_model(const std::string& vocabulary) {
 }
 
 static void whole_passes() {
-    const char* vocabularies[] = {"abcdefg", "abcdefghijklmnopq", "\n !',-.:;?ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
-                                  "01"};
+    const char* vocabularies[] = {"abcdefg", "abcdefghijklmnopq",
+                                  "\n !',-.:;?ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", "01"};
     int cases = 0, forward_same = 0, backward_same = 0, last_same = 0;
     for (const char* vocabulary : vocabularies) {
         const TinyModel model = random_model(vocabulary);

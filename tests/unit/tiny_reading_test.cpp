@@ -28,7 +28,8 @@ int main() {
                 for (int s = 0; s < T; s++) {
                     const float w = s > t ? weight(tape, b, h, t, s) : raw(b, h, t, s);
                     if (s > t) check(w == 0.0f, "nothing above the diagonal");
-                    check(w >= 0.0f && w == weight(tape, b, h, t, s), "weight() reads the tape's [head][s][t], non-negative");
+                    check(w >= 0.0f && w == weight(tape, b, h, t, s),
+                          "weight() reads the tape's [head][s][t], non-negative");
                     total += w;
                 }
                 check_near(total, 1.0, 1e-5, "every row sums to 100%");
@@ -39,7 +40,8 @@ int main() {
     check(int(counted.size()) == 29, "29 letters after a word's first letter, in a word with a space before it");
     check(counted.front() == 5 && space_before_word(text, 5) == 3, "the first is 'a' of \"bag\", its space at 3");
     check(counted.back() == 53 && space_before_word(text, 53) == 48, "the last is the final 'l', its space at 48");
-    check(space_before_word(text, 4) == -1 && space_before_word(text, 1) == -1, "first letters and \"The\" not counted");
+    check(space_before_word(text, 4) == -1 && space_before_word(text, 1) == -1,
+          "first letters and \"The\" not counted");
 
     // The statistics, recounted from the raw weights.
     for (int b = 0; b < BLOCKS; b++)
@@ -67,9 +69,11 @@ int main() {
     // The pictures: as many squares as the triangle has entries, a group per row and per letter.
     const std::string triangle = triangle_svg(tape, text, 0, 0, T - 1, true);
     size_t squares = 0, groups = 0;
-    for (size_t at = triangle.find("fill=\"#2166ac\""); at != std::string::npos; at = triangle.find("fill=\"#2166ac\"", at + 1))
+    for (size_t at = triangle.find("fill=\"#2166ac\""); at != std::string::npos;
+         at = triangle.find("fill=\"#2166ac\"", at + 1))
         squares++;
-    for (size_t at = triangle.find("<g id=\"reads"); at != std::string::npos; at = triangle.find("<g id=\"reads", at + 1))
+    for (size_t at = triangle.find("<g id=\"reads"); at != std::string::npos;
+         at = triangle.find("<g id=\"reads", at + 1))
         groups++;
     check(squares == size_t(T * (T + 1) / 2), "one square for each s <= t, none above the diagonal");
     check(groups == size_t(T), "one read-out group per row");

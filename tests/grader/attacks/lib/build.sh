@@ -18,12 +18,21 @@
 # submission FILE ID DIR: FILE made into DIR's submission (the exercise's file name, or the
 # name in DIR/.name) from $STARTER or $SOLVED; its path printed, or why not (status 3: pending).
 submission() {
-  local out status=0 why
+  local out status=0 why n=0 line
   out=$3/$(basename "$(exercise_file "$2")")
   case "$1" in
   *.sh) why=$(bash "$1" "$2" "$(exercise_file "$2")" "$3" 2>&1) || status=$? ;;
   *.sed) why=$(sed -f "$1" "$SOLVED" 2>&1 > "$out") || status=1
-    cmp -s "$SOLVED" "$out" && why="it changes nothing in the solved exercise" status=1 ;;
+    cmp -s "$SOLVED" "$out" && why="it changes nothing in the solved exercise" status=1
+    # and each command alone changes something: one that no longer matches the reference (after
+    # a reformat, say) would leave another solution graded than the one the file describes.
+    while IFS= read -r line; do
+      n=$((n + 1))
+      case "$line" in '' | '#'*) continue ;; esac
+      printf '%s\n' "$line" > "$3.line.sed"
+      sed -f "$3.line.sed" "$SOLVED" 2> /dev/null | cmp -s - "$SOLVED" &&
+        why="line $n of $1 changes nothing in the solved exercise" status=1
+    done < "$1" ;;
   *) why=$(apply_bodies "$1" "$STARTER" "$out" 2>&1) || status=$? ;;
   esac
   [ "$status" -eq 0 ] || { echo "$why"; return "$status"; }
