@@ -10,7 +10,9 @@
 #   round", "the last run", a median or rate measured once (those belong in
 #   tests/bench/RESULTS.md, which make bench rewrites);
 # - README.md is at most 200 lines, each chapter's README at most 300 besides its points table
-#   (checked in 1., a row a test: a new exercise's rows do not push the chapter's text past its cap).
+#   (checked in 1., a row a test: a new exercise's rows do not push the chapter's text past its cap);
+# - no line of the Markdown in chapter*/, common/ and tests/grader/ (not the students' class/) is over 120
+#   characters (issue 35), as the code's lines are not.
 # Run with the build folder as $1 (not used: it reads only the sources).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -90,5 +92,12 @@ for readme in chapter*/README.md; do
     END { print n + 0 }' "$readme")
   limit_check "$readme" 300 "$prose" " besides its points table"
 done
+
+# 5. Line length, in characters: UTF-8's continuation bytes are dropped before counting, in any awk.
+markdown=$(find chapter* common tests/grader -name '*.md' -not -path 'tests/grader/class/*' | sort)
+long=$(printf '%s\n' "$markdown" | xargs env LC_ALL=C awk '{ s = $0; gsub(/[\200-\277]/, "", s) }
+  length(s) > 120 { print "      " FILENAME ":" FNR ": " length(s) " characters" }')
+if [ -n "$long" ]; then failed "Markdown lines over 120 characters (wrap prose; shorten a table's cells):"; echo "$long"
+else ok "no line over 120 characters in $(echo $markdown | wc -w | tr -d ' ') Markdown files"; fi
 
 [ "$failures" -eq 0 ]
