@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "judge.hpp"  // fnv1a
-#include "similarity_tokens.hpp"
+#include "similarity_rewrites.hpp"
 
 // K tokens a fingerprint, the smallest of each W. On the blind class's train set (tests/bench/RESULTS.md),
 // K = 8 left fewer copies among independent pairs than 10 or 12, and W = 6 did as well as 4 or 8.
