@@ -4,7 +4,7 @@
 
 # AB=path/to/other/tiny_train: that trainer against this one, alternating (tests/bench/bench_tiny.sh).
 bench: all $(BUILD)/tests/bench/peak$(EXE)
-	@AB="$(AB)" bash tests/bench/bench.sh $(BUILD)
+	@AB="$(AB)" BENCH="$(BENCH)" bash tests/bench/bench.sh $(BUILD)
 
 # CPU seconds to compile each program alone (a lesson should take at most 2 s): REPEAT=3 for the best of 3.
 REPEAT ?= 1
@@ -12,5 +12,5 @@ compile-times:
 	@CXX="$(CXX)" OPT="$(OPT)" TIMED="$(TIMED)" TIMED_OPT="$(TIMED_OPT)" bash tests/bench/compile_times.sh $(REPEAT)
 
 help::
-	@echo "make bench      time the programs that train, into tests/bench/RESULTS.md (AB=other/tiny_train: that one against this, run for run)"
+	@echo "make bench      time the programs that train, into tests/bench/RESULTS.md (AB=other/tiny_train: that one against this; BENCH=web,similarity: only those)"
 	@echo "make compile-times  CPU seconds to compile each program alone, REPEAT=3 for the best of 3"

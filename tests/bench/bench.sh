@@ -16,8 +16,13 @@ results=tests/bench/RESULTS.md
 log=$(mktemp) || exit 1
 trap 'rm -f "$log" "$log.report"' EXIT
 status=0
+# BENCH=web,similarity (make bench BENCH=...): only those bench scripts; the other figures stay in
+# RESULTS.md as their last run measured them, under a line that says so.
+only=${BENCH:-}
 for bench in tests/bench/bench_*.sh; do
   [ -f "$bench" ] || continue
+  name=${bench#tests/bench/bench_}
+  [ -z "$only" ] || [[ ",$only," == *",${name%.sh},"* ]] || continue
   echo "== $bench"
   bash "$bench" "$build" | tee -a "$log"
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
@@ -58,6 +63,14 @@ tmp=$(mktemp "$results.XXXXXX") || exit 1
   echo
   echo '```'
   cat "$log.report"
+  if [ -n "$only" ] && [ -f "$results" ]; then  # the figures BENCH did not measure, as they were
+    echo "figures below: not measured by BENCH=$only, kept from the run of $(sed -n 's/^date: //p' "$results" |
+      sed 's/  (.*//')  (tests/bench/bench.sh)"
+    awk -F ': ' 'NR == FNR { if (/^[A-Za-z]/) measured[$1] = 1; next }
+      /^```/ { inside = !inside; next }
+      inside && !/^(machine|compiler|load before the runs|date|figures below): / && !measured[$1]' \
+      "$log.report" "$results"
+  fi
   echo '```'
 } > "$tmp" && mv "$tmp" "$results"
 rm -f "$log.report"
