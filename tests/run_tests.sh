@@ -152,11 +152,11 @@ for check in "${checks[@]}"; do
   else fail "$check:"; tail -n 20 "$log" | sed 's/^/      /'; fi
 done
 
-for check in "${left_out[@]}"; do skip "$check: GRADER_CHECKS=no (the grader's flags do not follow OPT)"; done
+for check in ${left_out[@]+"${left_out[@]}"}; do skip "$check: GRADER_CHECKS=no (the grader's flags do not follow OPT)"; done
 
 # The slowest checks, where make test's time goes (wall seconds, side by side with others).
-slowest=$(for check in "${checks[@]}"; do echo "$(cat "$(check_log "$check").seconds" 2> /dev/null || echo 0) $check"; done |
-  sort -rn | head -n 3 | awk '{ printf "%s%s %d s", (NR > 1 ? ", " : ""), $2, $1 }')
+slowest=$(for check in ${checks[@]+"${checks[@]}"}; do
+  echo "$(cat "$(check_log "$check").seconds" 2> /dev/null || echo 0) $check"; done | sort -rn | head -n 3 | awk '{ printf "%s%s %d s", (NR > 1 ? ", " : ""), $2, $1 }')
 echo
 echo "slowest checks: $slowest"
 echo "$passed passed, $failed failed$([ "$skipped" -eq 0 ] || echo ", $skipped skipped")"
