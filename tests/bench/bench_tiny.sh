@@ -129,10 +129,10 @@ echo "(FLOPs per token: forward $FORWARD_FLOPS, training $TRAIN_FLOPS; see the t
 # its loops ran; the plain generator's as re-reading the window, the lesson's
 # "without" (as the inference line above counts it: forward_last_fast leaves
 # out the earlier letters' last block, so it does somewhat less).
-# Two runs. While the window fills: 63 letters after a one-letter prompt, so
-# every letter after the first reads the kept keys; one run is a few
-# milliseconds, so each rate is SHORT_RUNS runs less as many that write no
-# letter (starting, loading the model), the best of RUNS. And 2000 letters,
+# Two runs. While the window fills: the 63 letters after a one-letter prompt,
+# each reading the kept keys; one fill takes less than starting a program does,
+# so tests/bench/kept_fill.cpp times it inside one process (drawing letters left
+# out), the best of RUNS batches. And 2000 letters,
 # where the window is full from letter 60 on and the cache is made again for
 # each letter: the best of RUNS single runs, the two programs alternating.
 # There the lesson does the plain generator's arithmetic and more (it also
@@ -141,14 +141,9 @@ echo "(FLOPs per token: forward $FORWARD_FLOPS, training $TRAIN_FLOPS; see the t
 kept=$work/tiny_5_Kept_Keys
 ${CXX:-g++} -std=c++17 -O2 -ffp-contract=off -Icommon -Ichapter_tiny -DSOURCE_ROOT="\"$PWD\"" \
   chapter_tiny/tiny_5_Kept_Keys.cpp -o "$kept" -pthread || { echo "could not build tiny_5_Kept_Keys"; exit 1; }
-SHORT_RUNS=${SHORT_RUNS:-100}
-repeated() {  # repeated PROGRAM ARGS...: the seconds SHORT_RUNS runs take
-  local start end i
-  start=$(date +%s.%N)
-  for ((i = 0; i < SHORT_RUNS; i++)); do "$@" > /dev/null; done
-  end=$(date +%s.%N)
-  awk -v s="$start" -v e="$end" 'BEGIN { printf "%.6f", e - s }'
-}
+fill=$work/kept_fill
+${CXX:-g++} -std=c++17 -O2 -ffp-contract=off -Icommon -Ichapter_tiny tests/bench/kept_fill.cpp -o "$fill" -pthread ||
+  { echo "could not build tests/bench/kept_fill.cpp"; exit 1; }
 counted() {  # counted ARGS...: "with without" multiply-adds, as tiny_5_Kept_Keys prints them
   "$kept" "$@" | sed -n 's/^In all: \([0-9]*\) multiply-adds with the cache, \([0-9]*\) without.*/\1 \2/p'
 }
@@ -163,19 +158,10 @@ kept_against_plain() {
     printf "%s, kept keys share of the peak, 1 thread: %.1f %%  (%s; %.2f GFLOP/s)\n", w, 100 * gk / p, c, gk }'
 }
 
-best_plain="" best_kept=""
-for run in $(seq "$RUNS"); do
-  base=$(repeated "$build/chapter_tiny/tiny_generate" --prompt R --length 0)
-  plain=$(repeated "$build/chapter_tiny/tiny_generate" --prompt R --length 63)
-  kept_base=$(repeated "$kept" --prompt R --length 0)
-  kept_run=$(repeated "$kept" --prompt R --length 63)
-  best_plain=$(awk -v a="$plain" -v b="$base" -v best="$best_plain" 'BEGIN { d = a - b; print (best == "" || d < best) ? d : best }')
-  best_kept=$(awk -v a="$kept_run" -v b="$kept_base" -v best="$best_kept" 'BEGIN { d = a - b; print (best == "" || d < best) ? d : best }')
-done
+read -r fill_plain fill_kept <<< "$("$fill" "$RUNS")"
 read -r with without <<< "$(counted --prompt R --length 63)"
-kept_against_plain "generation while the window fills" $((63 * SHORT_RUNS)) "$best_plain" "$best_kept" \
-  $((with * SHORT_RUNS)) $((without * SHORT_RUNS)) \
-  "--prompt R --length 63 --seed 1, $SHORT_RUNS runs less $SHORT_RUNS of --length 0, best of $RUNS"
+kept_against_plain "generation while the window fills" 63 "$fill_plain" "$fill_kept" "$with" "$without" \
+  "--prompt R --length 63, timed in one process by tests/bench/kept_fill.cpp, best of $RUNS"
 
 best_plain="" best_kept=""
 for run in $(seq "$RUNS"); do
