@@ -71,17 +71,29 @@ const headerHtml = shown.map(h =>
 const machineryHtml = named.length ? '<p class="note">It also includes, from the repository: ' +
   named.map(h => `${escape(h)} (${machinery[h]})`).join(', ') + '.</p>' : '';
 
-// Above the program, its chapter README's words for it (the row of the README's table of files):
-// one source for both. Inline `code` and **bold** as Markdown has them; the rest as text.
+// Above the program, its chapter README's words for it: one source for both. The README gives each file a
+// table row (its last cell) or a list item ("- `file.cpp` (15.3): words", wrapped onto indented lines).
+// Inline `code` and **bold** as Markdown has them; the rest as text.
 const chapter = folder.split('/')[0];
 const markdown = text => escape(text).replace(/`([^`]+)`/g, '<code>$1</code>').replace(/\*\*([^*]+)\*\*/g, '<b>$1</b>');
-const readmeRow = fs.readFileSync(path.join(top, chapter, 'README.md'), 'utf8').split('\n')
-  .find(line => line.startsWith('|') && line.includes(name + '.cpp`'));
-const readmeCells = readmeRow ? readmeRow.split('|').map(c => c.trim()).filter(Boolean) : [];
+const readmeLines = fs.readFileSync(path.join(top, chapter, 'README.md'), 'utf8').split('\n');
+const names = line => line.includes('`' + name + '.cpp`') || line.includes('/' + name + '.cpp`');
+const readmeRow = readmeLines.find(line => line.startsWith('|') && names(line));
+const itemAt = readmeLines.findIndex(line => line.startsWith('- `') && names(line.split(':')[0]));
+let readmeWords = readmeRow ? readmeRow.split('|').map(c => c.trim()).filter(Boolean).pop() : '';
+if (!readmeWords && itemAt >= 0) {
+  const item = [readmeLines[itemAt]];
+  for (let i = itemAt + 1; i < readmeLines.length && /^  \S/.test(readmeLines[i]); i++) item.push(readmeLines[i].trim());
+  readmeWords = item.join(' ').replace(/^- `[^`]+`( \([^)]*\))?: /, '');
+}
+if (!readmeWords) {  // a README rewritten into another shape would otherwise drop every page's words unseen
+  console.error(`tests/web/page.js: ${chapter}/README.md names no \`${name}.cpp\` in a table row or a list item`);
+  process.exit(2);
+}
 // The README itself, where the repository is beside the pages (build/web/<chapter>/ in a checkout).
 const readmeHref = '../'.repeat(program.split('/').length + 1) + chapter + '/README.md';
 const readmeLink = `<a href="${escape(readmeHref)}">${escape(chapter)}/README.md</a>`;
-const aboutHtml = readmeCells.length ? `<p class="readme">${markdown(readmeCells[readmeCells.length - 1])} ` +
+const aboutHtml = readmeWords ? `<p class="readme">${markdown(readmeWords)} ` +
   `<span class="note">(${readmeLink})</span></p>` : '';
 
 // Beside the output, make book's rows for it (tests/fixtures/book_claims.tsv, tests/book.sh): the

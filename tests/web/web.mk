@@ -60,7 +60,9 @@ $(OBJ)/%.js: %.cpp tests/web/web.mk
 $(patsubst %,$(OBJ)/%.js,$(filter chapter_tiny/%,$(PROGRAMS))): $(CHECKPOINT)
 
 # A page needs its program, the native build (for --help) and the page's own files.
-$(WEB)/%.html: $(OBJ)/%.js $(BUILD)/% tests/web/page.js tests/web/page.html tests/web/worker.js
+# A page also shows its chapter README's words for it and make book's rows (tests/fixtures/book_claims.tsv).
+$(WEB)/%.html: $(OBJ)/%.js $(BUILD)/% tests/web/page.js tests/web/page.html tests/web/worker.js \
+               chapter15/README.md chapter20/README.md chapter_tiny/README.md tests/fixtures/book_claims.tsv
 	@mkdir -p $(dir $@)
 	$(NODE) tests/web/page.js $* $(OBJ)/$*.js $(BUILD)/$* $@
 
