@@ -129,5 +129,8 @@ else failed "a missing file should be one line, exit 2 and no output (got status
 cmp -s "$work/out.csv" "$work/again.csv" && cmp -s "$work/out.html" "$work/again.html" &&
   ok "the same input twice gives the same CSV and page, byte for byte" || failed "two runs differ"
 
+# The page as a teacher opens it, kept for tests/web/phone.js, which .ci/run opens on a phone's screen.
+mkdir -p "${1:-build}/checks" && cp "$work/out.html" "${1:-build}/checks/similarity.html"
+
 echo "similarity checks: $failures failed"
 [ "$failures" -eq 0 ]

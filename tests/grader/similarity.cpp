@@ -77,7 +77,11 @@ static const char* STYLE =
     ".n{color:#999;display:inline-block;width:3.5em;text-align:right;margin-right:.6em;user-select:none}"
     ".r{display:inline-block;width:2.5em;font-weight:bold}"
     ".c0{background:#ffd6d6}.c1{background:#d6f0ff}.c2{background:#dff5d0}.c3{background:#f3dcff}"
-    ".c4{background:#ffe8c2}.c5{background:#d0f5ef}.c6{background:#f7f3b0}.c7{background:#e2e2ff}";
+    ".c4{background:#ffe8c2}.c5{background:#d0f5ef}.c6{background:#f7f3b0}.c7{background:#e2e2ff}"
+    // On a phone: a table wider than the screen scrolls in its own box (its links first, on the screen), links
+    // are a finger's size, and a pair's two sides stack (each file at the screen's width, long lines wrapped).
+    ".wide{overflow-x:auto}td a{display:inline-block;min-height:24px;line-height:24px;white-space:nowrap}"
+    "@media (max-width:700px){body{margin:.8em}.sides{grid-template-columns:minmax(0,1fr)}a.r{line-height:24px}}";
 
 // One file, the lines of region r in colour r mod COLOURS, its number a link to the other side's.
 static std::string side(const Document& d, const std::string& title, const std::vector<Region>& regions, bool is_a,
@@ -139,8 +143,8 @@ static std::string table(const std::vector<const Pair*>& mine, const std::string
     const double line = flag_line(mine);
     std::string out = formatted(
         "<p>Flagged: above %.3f, the median of these %zu pairs plus %.0f times their "
-        "spread.</p>\n<table class=\"rank\"><tr><th>#</th><th>student a</th><th>%s</th>"
-        "<th>similarity</th><th>shared lines of a</th><th></th></tr>\n",
+        "spread.</p>\n<div class=\"wide\"><table class=\"rank\"><tr><th>#</th><th></th><th>student a</th><th>%s</th>"
+        "<th>similarity</th><th>shared lines of a</th></tr>\n",
         line, mine.size(), SPREADS, b_title);
     for (size_t k = 0; k < mine.size(); k++) {
         const Pair& p = *mine[k];
@@ -148,9 +152,9 @@ static std::string table(const std::vector<const Pair*>& mine, const std::string
         const bool flagged = p.similarity > line;
         out +=
             formatted("<tr%s><td class=\"num\">%zu</td><td>", flagged ? " class=\"flag\"" : "", k + 1) +
+            (flagged ? "<a href=\"#" + id + "\">side by side</a>" : std::string("&nbsp;")) + "</td><td>" +
             svg_escape(p.a->name) + "</td><td>" + svg_escape(p.b_name) +
-            formatted("</td><td class=\"num\">%.3f</td><td class=\"num\">%d</td><td>", p.similarity, p.shared_lines) +
-            (flagged ? "<a href=\"#" + id + "\">side by side</a>" : std::string("&nbsp;")) + "</td></tr>\n";
+            formatted("</td><td class=\"num\">%.3f</td><td class=\"num\">%d</td></tr>\n", p.similarity, p.shared_lines);
         if (!flagged) continue;
         const std::vector<Region> regions = regions_of(*p.a, *p.b);
         details +=
@@ -160,13 +164,14 @@ static std::string table(const std::vector<const Pair*>& mine, const std::string
             "<div class=\"sides\">" + side(*p.a, p.a->name, regions, true, id) +
             side(*p.b, p.b_name, regions, false, id) + "</div></div>\n";
     }
-    return out + "</table>\n";
+    return out + "</table></div>\n";
 }
 
 static std::string page(const std::vector<Pair>& pairs, const std::vector<Document>& docs,
                         const std::vector<std::string>& exercises) {
     std::string out =
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Similarity</title><style>" +
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>Similarity</title><style>" +
         std::string(STYLE) + "</style></head><body>\n<h1>Shared code between submissions</h1>\n";
     out += formatted(
         "<p class=\"note\"><b>A high score is a reason to look, not a verdict.</b> Correct answers to a short "

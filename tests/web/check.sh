@@ -3,7 +3,8 @@
 # with the golden's arguments in ?args= (tests/web/check.js): #output must hold
 # the golden byte for byte, and no page may fail or request anything. Then, with
 # no program named: make web ANSWERS=hidden's pages show no line of an answer
-# (tests/web/answers.js), and every page and the demos' --html pages fit a phone's
+# (tests/web/answers.js), and every page, the demos' --html pages and the grader's similarity.html
+# (which make test's grader_similarity check leaves in BUILD/checks/) fit a phone's
 # screen (tests/web/phone.js; screenshots in BUILD/web-check/phone and desktop).
 # Prints ok:/FAILED: per case and a count; exits non-zero on any failure. .ci/run
 # runs it after make web and make web ANSWERS=hidden; make test does not (it needs

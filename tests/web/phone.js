@@ -1,4 +1,5 @@
-// tests/web/phone.js: every page of make web, its index, and the three demos' --html pages, opened
+// tests/web/phone.js: every page of make web, its index, the three demos' --html pages and the grader's
+// similarity.html (as make test's grader_similarity check writes it into BUILD/checks/), opened
 // in headless Chromium on a phone's screen (390 x 844 CSS px, touch) once the program has run:
 // - nothing scrolls sideways but the boxes made to (the output, the source): the page fits 390 px;
 // - no visible text under 11 CSS px, an SVG's letters measured as drawn (its scale applied);
@@ -105,6 +106,12 @@ async function main() {
     if (r.status !== 0) { console.log(`FAILED: ${program} --html: ${(r.stderr || r.error || '').toString().trim()}`); return false; }
     pages.push(file);
   }
+  // The grader's page for a teacher, similarity.html, as make test's grader_similarity check wrote it.
+  const graderPage = path.resolve(build, 'checks/similarity.html');
+  if (!only.length) {
+    if (!fs.existsSync(graderPage)) { console.log(`FAILED: no ${graderPage}: run make test first`); return false; }
+    pages.push(graderPage);
+  }
   const browser = new Browser(chromium);
   let passed = 0;
   try {
@@ -113,7 +120,8 @@ async function main() {
       const demo = path.isAbsolute(page);
       const url = 'file://' + (demo ? page : path.resolve(web, page));
       const shot = (demo ? 'demo-' + path.basename(page, '.html') : page.slice(0, -5)).replace(/\//g, '-');
-      if (await look(browser, demo ? path.basename(page) + ' (--html)' : page, url, shot)) passed++;
+      const label = page === graderPage ? 'the grader\'s similarity.html' : demo ? path.basename(page) + ' (--html)' : page;
+      if (await look(browser, label, url, shot)) passed++;
     }
   } finally {
     await browser.close();
