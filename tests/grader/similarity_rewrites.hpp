@@ -1,6 +1,6 @@
 // tests/grader/similarity_rewrites.hpp: the passes that rewrite similarity_tokens.hpp's raw tokens into
-// the list similarity.cpp compares (tokens_of): a for loop read as its while loop, a macro or a type alias
-// replaced by what it stands for, an element's address one token, statements numbered.
+// the list similarity.cpp compares (similarity_inline.hpp's tokens_of): a for loop read as its while loop,
+// a macro or a type alias replaced by what it stands for, an element's address one token, statements numbered.
 #pragma once
 
 #include "similarity_tokens.hpp"
@@ -201,16 +201,4 @@ static void number_statements(std::vector<Token>& t) {
             condition_end = matching(t, i + 1, t.size());
         if (x == ";" || x == "{" || x == "}" || i == condition_end) statement++;
     }
-}
-
-static std::vector<Token> tokens_of(const std::string& text) {
-    std::vector<Token> raw = stand_ins_written_out(raw_tokens(text)), loops, out;
-    loops_as_while(raw, 0, raw.size(), loops);
-    loops = addresses_as_one(loops);
-    number_statements(loops);
-    for (Token& t : loops) {
-        t.text = normalised(t.text);
-        if (!t.text.empty()) out.push_back(t);
-    }
-    return out;
 }
