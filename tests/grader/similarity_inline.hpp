@@ -29,6 +29,10 @@ struct Helper {
 static std::map<std::string, Helper> helpers_of(const std::vector<Token>& t) {
     std::map<std::string, Helper> out;
     std::map<std::string, std::vector<size_t>> calls;
+    std::set<std::string> twice;  // overloads, or two lambdas of one name: which one a call means is not known
+    auto define = [&](const std::string& name, const Helper& h) {
+        if (!out.emplace(name, h).second) twice.insert(name);
+    };
     for (size_t i = 0, depth = 0, start = 0; i < t.size(); i++) {  // start: of the top-level declaration
         const std::string& x = t[i].text;
         if (plain_name(x) && i + 1 < t.size() && t[i + 1].text == "(") calls[x].push_back(i);
@@ -38,10 +42,19 @@ static std::map<std::string, Helper> helpers_of(const std::vector<Token>& t) {
             const size_t paren = before > start && t[before - 1].text == ")" ? opener(t, before - 1) : 0;
             if (paren > start && plain_name(t[paren - 1].text) && calls[t[paren - 1].text].back() == paren - 1) {
                 calls[t[paren - 1].text].pop_back();  // its name is no call
-                out[t[paren - 1].text] = {start, paren, i, matching(t, i, t.size()), {}};
+                define(t[paren - 1].text, {start, paren, i, matching(t, i, t.size()), {}});
             }
         } else if ((x == "}" && --depth == 0) || (x == ";" && depth == 0)) start = i + 1;
+        // A named lambda, "NAME = [...](...) ... { ... }", is a helper too: its definition, from its statement's start
+        const size_t square = x == "[" && i > 1 && t[i - 1].text == "=" ? matching(t, i, t.size()) : 0;
+        if (!square || !plain_name(t[i - 2].text) || square + 1 >= t.size() || t[square + 1].text != "(") continue;
+        size_t open = matching(t, square + 1, t.size()), from = i - 2;
+        while (open < t.size() && t[open].text != "{" && t[open].text != ";") open++;
+        while (from > 0 && t[from - 1].text != ";" && t[from - 1].text != "{" && t[from - 1].text != "}") from--;
+        if (open < t.size() && t[open].text == "{")
+            define(t[i - 2].text, {from, square + 1, open, matching(t, open, t.size()), {}});
     }
+    for (const std::string& name : twice) out.erase(name);
     for (auto& h : out) h.second.calls = calls[h.first];
     return out;
 }
