@@ -147,7 +147,11 @@ static std::vector<Token> tokens_of(const std::string& text, const std::set<std:
     number_statements(loops);
     for (Token& t : loops) {
         t.text = normalised(t.text);
-        if (!t.text.empty()) out.push_back(t);
+        if (t.text.empty()) continue;
+        out.push_back(t);
+        const size_t n = out.size();  // i++ read as ++i: as a loop's step, or a statement, the same
+        if (n > 1 && (t.text == "++" || t.text == "--") && out[n - 2].text == "V")
+            std::swap(out[n - 2].text, out[n - 1].text);
     }
     return out;
 }
