@@ -59,19 +59,6 @@ static std::map<std::string, Helper> helpers_of(const std::vector<Token>& t) {
     return out;
 }
 
-// The pieces of a list between top-level commas (of ( [ { and of a template's < >), from..to.
-static std::vector<std::pair<size_t, size_t>> comma_pieces(const std::vector<Token>& t, size_t from, size_t to) {
-    std::vector<std::pair<size_t, size_t>> out{{from, from}};
-    for (size_t j = from, angles = 0; j < to; j++) {
-        const std::string& y = t[j].text;
-        angles += y == "<" ? 1 : (y == ">" && angles ? size_t(-1) : 0);
-        if (y == "(" || y == "[" || y == "{") j = matching(t, j, to);
-        if (y == "," && !angles) out.push_back({j + 1, j + 1});
-        else out.back().second = j + 1;
-    }
-    return out;
-}
-
 static bool inline_one(std::vector<Token>& t, const std::set<std::string>& handout) {
     for (const auto& [name, f] : helpers_of(t)) {
         if (handout.count(name) || f.calls.size() != 1 || (f.calls[0] > f.paren && f.calls[0] < f.close)) continue;
@@ -95,10 +82,10 @@ static bool inline_one(std::vector<Token>& t, const std::set<std::string>& hando
         }
         const size_t to = statement_end(t, from, t.size());
         if (to <= args_close || (!returns && (from != call || to != args_close + 2))) continue;
-        const auto arguments = comma_pieces(t, call + 2, args_close);
+        const auto arguments = comma_pieces(t, call + 2, args_close, false);
         std::map<std::string, std::pair<size_t, size_t>> one_token;  // a parameter, its argument of one token
         std::vector<Token> body{{"{", t[call].line}};
-        const auto parameters = comma_pieces(t, f.paren + 1, f.open - 1);
+        const auto parameters = comma_pieces(t, f.paren + 1, f.open - 1, true);
         for (size_t k = 0; k < parameters.size() && k < arguments.size(); k++) {
             const size_t p = parameters[k].first, a = arguments[k].first;
             size_t end = p;  // a default value left out
