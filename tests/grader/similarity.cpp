@@ -91,11 +91,13 @@ static std::string side(const Document& d, const std::string& title, const std::
     for (size_t r = 0; r < regions.size(); r++) {
         const size_t from = is_a ? regions[r].a_first : regions[r].b_first;
         const size_t to = (is_a ? regions[r].a_last : regions[r].b_last) + K - 1;
-        int lo = lines + 1, hi = 0;
-        for (size_t t = from; t <= to && t < d.tokens.size(); t++)
-            lo = std::min(lo, d.tokens[t].line), hi = std::max(hi, d.tokens[t].line);
-        for (int l = lo; l <= hi && l <= lines; l++)
-            if (region_of[size_t(l)] < 0) region_of[size_t(l)] = int(r);
+        // Its tokens' lines, and the few between two of them in a row: not all from the first to the last, as
+        // a helper written where it is called puts tokens of two places of the file in one region.
+        for (size_t t = from; t <= to && t < d.tokens.size(); t++) {
+            const int line = d.tokens[t].line, previous = t > from ? d.tokens[t - 1].line : line;
+            for (int l = line - previous > 0 && line - previous <= 3 ? previous : line; l <= line && l <= lines; l++)
+                if (region_of[size_t(l)] < 0) region_of[size_t(l)] = int(r);
+        }
     }
     std::vector<int> first_line(regions.size(), 0);  // where each region's number goes
     for (int l = lines; l >= 1; l--)
@@ -179,7 +181,8 @@ static std::string page(const std::vector<Pair>& pairs, const std::vector<Docume
         "smaller file's fingerprints (MOSS's winnowing: %d normalised tokens, window %d, and each statement) that "
         "the other file has too, each weighted by how few files of the exercise have it; names, numbers, spacing "
         "and comments do not count, a for loop counts as its while loop, a macro or a type alias as what it "
-        "stands for, and an element read as an element, whichever container holds it. A pair is "
+        "stands for, an element read as an element, whichever container holds it, and a helper called once "
+        "as its code written where it is called. A pair is "
         "flagged when it stands out among its exercise's pairs. Look at the marked code side by side before you "
         "decide anything.</p>\n",
         K, W);

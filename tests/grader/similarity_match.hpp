@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "judge.hpp"  // fnv1a
-#include "similarity_rewrites.hpp"
+#include "similarity_inline.hpp"
 
 // K tokens a fingerprint, the smallest of each W. On the blind class's train set (tests/bench/RESULTS.md),
 // K = 8 left fewer copies among independent pairs than 10 or 12, and W = 6 did as well as 4 or 8.
@@ -89,9 +89,13 @@ static bool has(const std::vector<uint64_t>& sorted, uint64_t h) {
 
 // Fingerprints found in the exercise's base code are dropped: with them the margins are +0.03.
 static void fingerprint(std::vector<Document>& docs) {
-    std::map<std::string, std::vector<uint64_t>> base;  // each exercise's base code's k-grams, sorted
+    std::map<std::string, std::vector<uint64_t>> base;   // each exercise's base code's k-grams, sorted
+    std::map<std::string, std::set<std::string>> names;  // each exercise's base code's names: not a helper's
+    for (const Document& d : docs)
+        if (d.role == "base")
+            for (const Token& t : raw_tokens(d.text)) names[d.exercise].insert(t.text);
     for (Document& d : docs) {
-        d.tokens = tokens_of(d.text);
+        d.tokens = tokens_of(d.text, names[d.exercise]);
         if (d.role != "base") continue;
         const std::vector<uint64_t> h = kgram_hashes(d.tokens), statements = statement_hashes(d.tokens);
         base[d.exercise].insert(base[d.exercise].end(), h.begin(), h.end());

@@ -1,6 +1,6 @@
 // tests/grader/similarity_rewrites.hpp: the passes that rewrite similarity_tokens.hpp's raw tokens into
-// the list similarity.cpp compares (tokens_of): a for loop read as its while loop, a macro or a type alias
-// replaced by what it stands for, an element's address one token, statements numbered.
+// the list similarity.cpp compares (similarity_inline.hpp's tokens_of): a for loop read as its while loop,
+// a macro or a type alias replaced by what it stands for, an element's address one token, statements numbered.
 #pragma once
 
 #include "similarity_tokens.hpp"
@@ -74,6 +74,22 @@ static void loops_as_while(const std::vector<Token>& t, size_t from, size_t to, 
 // A name that stands for code, written out where it is used: "#define AT(i, j) ((i) * n + (j))",
 // "#define N 8", "using Row = std::vector<double>;" and "typedef double real;" (a copier adds them).
 
+// The pieces of a list between its top-level commas, from..to; in a list of types a template's <> hold
+// commas too.
+static std::vector<std::pair<size_t, size_t>> comma_pieces(const std::vector<Token>& t, size_t from, size_t to,
+                                                           bool types) {
+    std::vector<std::pair<size_t, size_t>> out{{from, from}};
+    int angles = 0;
+    for (size_t j = from; j < to; j++) {
+        const std::string& y = t[j].text;
+        if (types) angles += y == "<" ? 1 : y == ">" ? -1 : y == ">>" ? -2 : 0;
+        if (y == "(" || y == "[" || y == "{") j = matching(t, j, to);
+        if (y == "," && angles <= 0) out.push_back({j + 1, j + 1});
+        else out.back().second = std::min(j + 1, to);
+    }
+    return out;
+}
+
 struct Macro {
     std::vector<std::string> parameters;  // none for an object-like macro or an alias
     std::vector<Token> body;
@@ -88,21 +104,14 @@ static std::vector<Token> expanded(const std::vector<Token>& t, const std::map<s
             continue;
         }
         std::vector<std::vector<Token>> arguments;
-        if (!m->second.parameters.empty()) {  // a call: split its arguments at top-level commas
+        if (!m->second.parameters.empty()) {  // a call: its arguments
             if (i + 1 >= t.size() || t[i + 1].text != "(") {
                 out.push_back(t[i]);
                 continue;
             }
             const size_t close = matching(t, i + 1, t.size());
-            arguments.emplace_back();
-            for (size_t j = i + 2; j < close; j++) {
-                if (t[j].text == "(" || t[j].text == "[" || t[j].text == "{") {
-                    const size_t end = matching(t, j, close);
-                    arguments.back().insert(arguments.back().end(), t.begin() + long(j), t.begin() + long(end) + 1);
-                    j = end;
-                } else if (t[j].text == ",") arguments.emplace_back();
-                else arguments.back().push_back(t[j]);
-            }
+            for (auto [from, to] : comma_pieces(t, i + 2, close, false))
+                arguments.emplace_back(t.begin() + long(from), t.begin() + long(to));
             i = close;
         }
         std::vector<Token> body;
@@ -201,16 +210,4 @@ static void number_statements(std::vector<Token>& t) {
             condition_end = matching(t, i + 1, t.size());
         if (x == ";" || x == "{" || x == "}" || i == condition_end) statement++;
     }
-}
-
-static std::vector<Token> tokens_of(const std::string& text) {
-    std::vector<Token> raw = stand_ins_written_out(raw_tokens(text)), loops, out;
-    loops_as_while(raw, 0, raw.size(), loops);
-    loops = addresses_as_one(loops);
-    number_statements(loops);
-    for (Token& t : loops) {
-        t.text = normalised(t.text);
-        if (!t.text.empty()) out.push_back(t);
-    }
-    return out;
 }

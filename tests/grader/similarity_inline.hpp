@@ -1,0 +1,144 @@
+// tests/grader/similarity_inline.hpp: a helper called once written out where it is called, the last of
+// the passes on a file's tokens (tokens_of; the others are similarity_rewrites.hpp's).
+#pragma once
+#include <map>
+#include <set>
+
+#include "similarity_rewrites.hpp"
+
+// A helper of the student's own (a name the handout does not have) called once, written out where it is
+// called: a copy split into helpers, or its helpers inlined, reads as its original. A parameter becomes
+// its argument when that is one name or number, else a variable set to it, as one inlines by hand; a
+// helper that returns a value must end in its only return, which is put where the call was.
+
+static size_t opener(const std::vector<Token>& t, size_t close) {  // the index of close's partner, backwards
+    int depth = 0;
+    for (size_t i = close + 1; i-- > 0;) {
+        const std::string& x = t[i].text;
+        if (x == ")" || x == "]" || x == "}") depth++;
+        else if ((x == "(" || x == "[" || x == "{") && --depth == 0) return i;
+    }
+    return 0;
+}
+
+struct Helper {
+    size_t start, paren, open, close;  // where its definition starts, its "(", its body's "{" and "}"
+    std::vector<size_t> calls;
+};
+
+static std::map<std::string, Helper> helpers_of(const std::vector<Token>& t) {
+    std::map<std::string, Helper> out;
+    std::map<std::string, std::vector<size_t>> calls;
+    std::set<std::string> twice;  // overloads, or two lambdas of one name: which one a call means is not known
+    auto define = [&](const std::string& name, const Helper& h) {
+        if (!out.emplace(name, h).second) twice.insert(name);
+    };
+    for (size_t i = 0, depth = 0, start = 0; i < t.size(); i++) {  // start: of the top-level declaration
+        const std::string& x = t[i].text;
+        if (plain_name(x) && i + 1 < t.size() && t[i + 1].text == "(") calls[x].push_back(i);
+        if (x == "{" && depth++ == 0) {  // a definition's body, or a struct's or a namespace's
+            size_t before = i;
+            while (before > start && (t[before - 1].text == "const" || t[before - 1].text == "noexcept")) before--;
+            const size_t paren = before > start && t[before - 1].text == ")" ? opener(t, before - 1) : 0;
+            if (paren > start && plain_name(t[paren - 1].text) && calls[t[paren - 1].text].back() == paren - 1) {
+                calls[t[paren - 1].text].pop_back();  // its name is no call
+                define(t[paren - 1].text, {start, paren, i, matching(t, i, t.size()), {}});
+            }
+        } else if ((x == "}" && --depth == 0) || (x == ";" && depth == 0)) start = i + 1;
+        // A named lambda, "NAME = [...](...) ... { ... }", is a helper too: its definition, from its statement's start
+        const size_t square = x == "[" && i > 1 && t[i - 1].text == "=" ? matching(t, i, t.size()) : 0;
+        if (!square || !plain_name(t[i - 2].text) || square + 1 >= t.size() || t[square + 1].text != "(") continue;
+        size_t open = matching(t, square + 1, t.size()), from = i - 2;
+        while (open < t.size() && t[open].text != "{" && t[open].text != ";") open++;
+        while (from > 0 && t[from - 1].text != ";" && t[from - 1].text != "{" && t[from - 1].text != "}") from--;
+        if (open < t.size() && t[open].text == "{")
+            define(t[i - 2].text, {from, square + 1, open, matching(t, open, t.size()), {}});
+    }
+    for (const std::string& name : twice) out.erase(name);
+    for (auto& h : out) h.second.calls = calls[h.first];
+    return out;
+}
+
+static bool inline_one(std::vector<Token>& t, const std::set<std::string>& handout) {
+    for (const auto& [name, f] : helpers_of(t)) {
+        if (handout.count(name) || f.calls.size() != 1 || (f.calls[0] > f.paren && f.calls[0] < f.close)) continue;
+        size_t returns = 0, ret = f.close;
+        for (size_t j = f.open; j < f.close; j++)
+            if (t[j].text == "return") returns++, ret = j;
+        if (returns > 1 || (returns && statement_end(t, ret, f.close) != f.close)) continue;
+        // The call's statement: from after the last ; { } else or a loop's or an if's condition, to its ;
+        const size_t call = f.calls[0], args_close = matching(t, call + 1, t.size());
+        size_t from = call;
+        while (from > 0) {
+            const std::string& y = t[from - 1].text;
+            if (y == ";" || y == "{" || y == "}" || y == "else") break;
+            if (y != ")" && y != "]") {
+                from--;
+                continue;
+            }
+            const size_t o = opener(t, from - 1);
+            if (o > 0 && (t[o - 1].text == "for" || t[o - 1].text == "while" || t[o - 1].text == "if")) break;
+            from = o;
+        }
+        const size_t to = statement_end(t, from, t.size());
+        if (to <= args_close || (!returns && (from != call || to != args_close + 2))) continue;
+        const auto arguments = comma_pieces(t, call + 2, args_close, false);
+        std::map<std::string, std::pair<size_t, size_t>> one_token;  // a parameter, its argument of one token
+        std::vector<Token> body{{"{", t[call].line}};
+        const auto parameters = comma_pieces(t, f.paren + 1, f.open - 1, true);
+        for (size_t k = 0; k < parameters.size() && k < arguments.size(); k++) {
+            const size_t p = parameters[k].first, a = arguments[k].first;
+            size_t end = p;  // a default value left out
+            while (end < parameters[k].second && t[end].text != "=") end++;
+            if (end == p || !plain_name(t[end - 1].text)) continue;
+            if (arguments[k].second == a + 1) one_token[t[end - 1].text] = arguments[k];
+            else {  // TYPE NAME = ARGUMENT;
+                body.insert(body.end(), t.begin() + long(p), t.begin() + long(end));
+                body.push_back({"=", t[call].line});
+                body.insert(body.end(), t.begin() + long(a), t.begin() + long(arguments[k].second));
+                body.push_back({";", t[call].line});
+            }
+        }
+        auto written = [&](size_t a, size_t b) {  // a..b of the helper's body, a one-token argument put in
+            for (size_t j = a; j < b; j++) {
+                auto one = one_token.find(t[j].text);
+                body.push_back(one == one_token.end() ? t[j] : Token{t[one->second.first].text, t[j].line});
+            }
+        };
+        written(f.open + 1, returns ? ret : f.close);
+        body.insert(body.end(), t.begin() + long(from), t.begin() + long(call));
+        if (returns) written(ret + 1, f.close - 1);  // the value returned, where the call was
+        body.insert(body.end(), t.begin() + long(args_close) + 1, t.begin() + long(to));
+        body.push_back({"}", t[call].line});
+        std::vector<Token> out(t.begin(), t.begin() + long(std::min(from, f.start)));
+        if (from < f.start) {  // the call, then the definition: both replaced by the body
+            out.insert(out.end(), body.begin(), body.end());
+            out.insert(out.end(), t.begin() + long(to), t.begin() + long(f.start));
+            out.insert(out.end(), t.begin() + long(f.close) + 1, t.end());
+        } else {
+            out.insert(out.end(), t.begin() + long(f.close) + 1, t.begin() + long(from));
+            out.insert(out.end(), body.begin(), body.end());
+            out.insert(out.end(), t.begin() + long(to), t.end());
+        }
+        t = out;
+        return true;
+    }
+    return false;
+}
+
+static std::vector<Token> tokens_of(const std::string& text, const std::set<std::string>& handout) {
+    std::vector<Token> raw = stand_ins_written_out(raw_tokens(text)), loops, out;
+    for (bool more = true; more;) more = inline_one(raw, handout);  // one helper fewer each time
+    loops_as_while(raw, 0, raw.size(), loops);
+    loops = addresses_as_one(loops);
+    number_statements(loops);
+    for (Token& t : loops) {
+        t.text = normalised(t.text);
+        if (t.text.empty()) continue;
+        out.push_back(t);
+        const size_t n = out.size();  // i++ read as ++i: as a loop's step, or a statement, the same
+        if (n > 1 && (t.text == "++" || t.text == "--") && out[n - 2].text == "V")
+            std::swap(out[n - 2].text, out[n - 1].text);
+    }
+    return out;
+}
