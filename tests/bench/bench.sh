@@ -64,11 +64,18 @@ tmp=$(mktemp "$results.XXXXXX") || exit 1
   echo '```'
   cat "$log.report"
   if [ -n "$only" ] && [ -f "$results" ]; then  # the figures BENCH did not measure, as they were
-    echo "figures below: not measured by BENCH=$only, kept from the run of $(sed -n 's/^date: //p' "$results" |
-      sed 's/  (.*//')  (tests/bench/bench.sh)"
-    awk -F ': ' 'NR == FNR { if (/^[A-Za-z]/) measured[$1] = 1; next }
+    # Each kept figure keeps the date of the run that measured it: a figure kept once already is under its
+    # own "kept from" line, the others under the last run's date.
+    awk -F ': ' -v only="$only" 'NR == FNR { if (/^[A-Za-z]/) measured[$1] = 1; next }
       /^```/ { inside = !inside; next }
-      inside && !/^(machine|compiler|load before the runs|date|figures below): / && !measured[$1]' \
+      !inside { next }
+      /^date: / { run = $2; sub(/  \(.*/, "", run); next }
+      /^figures below: / { run = $0; sub(/.*kept from the run of /, "", run); sub(/  \(.*/, "", run); next }
+      /^(machine|compiler|load before the runs): / || measured[$1] { next }
+      { if (!(run in lines)) order[++runs] = run; lines[run] = lines[run] $0 "\n" }
+      END { for (i = 1; i <= runs; i++)
+              printf "figures below: not measured by BENCH=%s, kept from the run of %s  (tests/bench/bench.sh)\n%s",
+                     only, order[i], lines[order[i]] }' \
       "$log.report" "$results"
   fi
   echo '```'
