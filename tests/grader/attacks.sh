@@ -162,8 +162,8 @@ suite() {
       done
     fi ;;
   esac
-  # Two at a time; "// Runs: alone" ones (they write into files other gradings use) one at a
-  # time afterwards, each followed by a pause as long as a child it leaves lives ("// Lingers:").
+  # Two at a time; "// Runs: alone" ones (they write into files other gradings use) afterwards,
+  # when every other grading has finished, so that a rewrite of its files shows.
   jobs=()
   for id in $ids; do
     for kind in $kinds; do
@@ -179,12 +179,18 @@ suite() {
   in_parallel ${jobs[@]+"${jobs[@]}"}
   sleep 1
   for k in $(seq 1 "$n"); do case "$alone " in *" $k:"*) ;; *) unchanged "$k" ;; esac; done
-  for k in $alone; do
-    IFS=: read -r n attack id <<< "$k"
-    attack_job "$n" "$attack" "$id"
-    sleep "$(header_of "$attack" Lingers | grep . || echo 1)"
-    unchanged "$n"
-  done
+  jobs=()
+  for k in $alone; do jobs+=("alone_job $k"); done
+  in_parallel ${jobs[@]+"${jobs[@]}"}
+}
+# alone_job N:ATTACK:ID: the attack, a pause as long as a child it leaves lives ("// Lingers:"),
+# then its files checked. Two run at once: what one rewrites of the other's shows in the other's line.
+alone_job() {
+  local n attack id
+  IFS=: read -r n attack id <<< "$1"
+  attack_job "$n" "$attack" "$id"
+  sleep "$(header_of "$attack" Lingers | grep . || echo 1)"
+  unchanged "$n"
 }
 
 echo "attacks: seeds $seeds (SEED=$seed bash tests/grader/attacks.sh replays them)"

@@ -10,14 +10,14 @@ grader_version() {
     hash_of -
 }
 
-# Every exercise, in id order: "ID<TAB>FILE" lines.
+# Every exercise, in id order: "ID<TAB>FILE" lines (one awk for all files: a grading asks often).
 exercise_table() {
-  local f id
-  for f in chapter*/exercises/*.cpp; do
-    [ -f "$f" ] || continue
-    id=$(sed -n '1,30s|^// Exercise: *\([^ ]*\).*|\1|p' "$f" | head -n 1)
-    [ -n "$id" ] && printf '%s\t%s\n' "$id" "$f"
-  done | sort -t. -k1,1 -k2,2n
+  set -- chapter*/exercises/*.cpp
+  [ -f "$1" ] || return 0
+  awk 'FNR == 1 { found = 0 }
+    !found && FNR <= 30 && /^\/\/ Exercise:/ {
+      id = $0; sub(/^\/\/ Exercise: */, "", id); sub(/ .*/, "", id)
+      found = 1; if (id != "") printf "%s\t%s\n", id, FILENAME }' "$@" | sort -t. -k1,1 -k2,2n
 }
 exercise_ids() { exercise_table | cut -f1 | paste -sd ' ' -; }
 # The file of exercise $1 ("3" is chapter 20's exercise 3), or nothing.
