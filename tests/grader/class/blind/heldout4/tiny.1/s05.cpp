@@ -37,7 +37,8 @@
 static std::vector<float> gather(const float* lookups, int T, int part, int h) {
     std::vector<float> block(size_t(T) * SIZE);
     for (int t = 0; t < T; t++)
-        for (int i = 0; i < SIZE; i++) block[size_t(t) * SIZE + i] = lookups[t * 3 * WIDTH + part * WIDTH + h * SIZE + i];
+        for (int i = 0; i < SIZE; i++)
+            block[size_t(t) * SIZE + i] = lookups[t * 3 * WIDTH + part * WIDTH + h * SIZE + i];
     return block;
 }
 

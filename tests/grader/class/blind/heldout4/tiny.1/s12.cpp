@@ -37,7 +37,9 @@
 // which this file then uses; in the handout the header only declares it.
 void attend_forward(float* found, float* weights, const float* lookups, int T) {
     const float k_scale = 1.0f / std::sqrt(static_cast<float>(SIZE));
-    auto part = [&](int letter, int which, int head) { return lookups + letter * 3 * WIDTH + which * WIDTH + head * SIZE; };
+    auto part = [&](int letter, int which, int head) {
+        return lookups + letter * 3 * WIDTH + which * WIDTH + head * SIZE;
+    };
     for (int head = 0; head < HEADS; ++head) {
         for (int t = 0; t < T; ++t) {
             float* first = weights + (head * T + t) * T;
