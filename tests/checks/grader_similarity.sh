@@ -6,7 +6,8 @@
 # printed), and the starter handed in as it came matches nobody; the CSV reads
 # back with Python's csv module, a name with a comma, a quote and an accent
 # quoted as RFC 4180 says; the page marks the top pair's shared code and names
-# no URL; a missing file is one line, exit 2 and no output; the same input
+# no URL; a missing file is one line, exit 2 and no output; a copy with its
+# temporaries written back reads as its original; the same input
 # gives the same bytes. Every file of the class compiles against the handout.
 # A tool the teacher runs on the machine that grades: make cross has nothing to add.
 . "$(dirname "$0")/../grader/checks.sh"
@@ -125,7 +126,25 @@ else failed "a missing file should be one line, exit 2 and no output (got status
 "$tool" "$manifest" 2> "$work/usage.err"
 [ "$?" -eq 2 ] && grep -q '^usage:' "$work/usage.err" && ok "too few arguments: the usage, exit 2" || failed "too few arguments"
 
-# (5) the same input twice, the same bytes.
+# (5) A copy that writes its temporaries back into one expression reads as its original: indep_b's last three
+# statements made one, the 20.5 pair scores as indep_b handed in twice (0.241, not 0.475, before temporaries
+# were read as their values; indep_b's own code is short, hence no 1.000).
+sed '/Matrix g_queries = /,/return g_WQ;/c\    return matmul(transpose(matmul(g_scores, a.K)), X);' \
+  "$class/20.5/indep_b.cpp" > "$work/b_inlined.cpp"
+grep -q 'return matmul(transpose(matmul' "$work/b_inlined.cpp" || failed "the sed of indep_b.cpp no longer applies"
+{ cat "$manifest"
+  printf '20.5\tstudent\t%s\t%s\n' b_inlined "$work/b_inlined.cpp" b_twice "$class/20.5/indep_b.cpp"
+} > "$work/inlined.tsv"
+"$tool" "$work/inlined.tsv" "$work/inlined.csv" "$work/inlined.html" 2> "$work/run.err"
+scores=$(python3 -c 'import csv, sys
+score = {frozenset(r[1:3]): r[3] for r in csv.reader(open(sys.argv[1]))}
+print(score.get(frozenset(("b_inlined", sys.argv[2]))), score.get(frozenset(("b_twice", sys.argv[2]))))' \
+  "$work/inlined.csv" "$odd_name")
+[ "${scores% *}" = "${scores#* }" ] && [ "${scores% *}" != None ] &&
+  ok "a copy with its temporaries written back scores as its original twice: $scores" ||
+  failed "a copy with its temporaries written back, then the original twice, against the original: $scores"
+
+# (6) the same input twice, the same bytes.
 "$tool" "$manifest" "$work/again.csv" "$work/again.html" 2> "$work/run.err"
 cmp -s "$work/out.csv" "$work/again.csv" && cmp -s "$work/out.html" "$work/again.html" &&
   ok "the same input twice gives the same CSV and page, byte for byte" || failed "two runs differ"

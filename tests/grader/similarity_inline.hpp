@@ -126,9 +126,52 @@ static bool inline_one(std::vector<Token>& t, const std::set<std::string>& hando
     return false;
 }
 
+// A local set once and read once, "TYPE NAME = EXPRESSION; ... NAME ...", read as its expression where it is
+// read: a copy that splits an expression into named temporaries, or writes them back in, reads as its
+// original (and a helper's parameter set to its argument above as the argument itself). Not a name written
+// to again (x = ..., x += ..., ++x): that is a variable, not a temporary.
+static bool declares(const std::vector<Token>& t, size_t from, size_t name) {  // TYPE... NAME, a type before it
+    bool type = false;
+    for (size_t j = from; j < name; j++) {
+        const std::string& x = t[j].text;
+        if (x == "return" || x == "else" || x == "case" || x == "delete" || x == "throw" || x == "goto") return false;
+        if (name_start((unsigned char)x[0])) type = true;
+        else if (x != "::" && x != "<" && x != ">" && x != "&" && x != "*" && x != ",") return false;
+    }
+    return type;
+}
+
+static void temporaries_written_out(std::vector<Token>& t) {
+    // written to after it (an element or a member too), or before it (++x, its address taken)
+    static const std::set<std::string> after = {"=", "+=", "-=", "*=", "/=", "%=", "++", "--", "[", ".", "->"};
+    static const std::set<std::string> before = {"++", "--", "&"};
+    for (size_t from = t.size(); from-- > 0;) {
+        if (from > 0 && t[from - 1].text != ";" && t[from - 1].text != "{" && t[from - 1].text != "}") continue;
+        size_t name = from, end = statement_end(t, from, t.size());
+        while (name + 1 < end && t[name + 1].text != "=") name++;
+        if (name + 2 >= end || t[end - 1].text != ";" || !plain_name(t[name].text)) continue;
+        if (!declares(t, from, name)) continue;
+        size_t use = t.size(), uses = 0, close = end;  // close: the end of the block it is declared in
+        for (int depth = 0; close < t.size() && depth >= 0; close++) {
+            const std::string& x = t[close].text;
+            depth += x == "{" ? 1 : x == "}" ? -1 : 0;
+            if (x == t[name].text) uses++, use = close;
+        }
+        const bool written = use + 1 < t.size() && (after.count(t[use + 1].text) || before.count(t[use - 1].text));
+        if (uses != 1 || written || comma_pieces(t, name + 2, end - 1, false).size() > 1) continue;
+        std::vector<Token> value{{"(", t[use].line}};
+        value.insert(value.end(), t.begin() + long(name) + 2, t.begin() + long(end) - 1);
+        value.push_back({")", t[use].line});
+        t.erase(t.begin() + long(use));
+        t.insert(t.begin() + long(use), value.begin(), value.end());
+        t.erase(t.begin() + long(from), t.begin() + long(end));
+    }
+}
+
 static std::vector<Token> tokens_of(const std::string& text, const std::set<std::string>& handout) {
     std::vector<Token> raw = stand_ins_written_out(raw_tokens(text)), loops, out;
     for (bool more = true; more;) more = inline_one(raw, handout);  // one helper fewer each time
+    temporaries_written_out(raw);
     loops_as_while(raw, 0, raw.size(), loops);
     loops = addresses_as_one(loops);
     number_statements(loops);
