@@ -7,7 +7,7 @@
 # back with Python's csv module, a name with a comma, a quote and an accent
 # quoted as RFC 4180 says; the page marks the top pair's shared code and names
 # no URL; a missing file is one line, exit 2 and no output; a copy with its
-# temporaries written back reads as its original; the same input
+# temporaries written back, or an element read by a helper, reads as its original; the same input
 # gives the same bytes. Every file of the class compiles against the handout.
 # A tool the teacher runs on the machine that grades: make cross has nothing to add.
 . "$(dirname "$0")/../grader/checks.sh"
@@ -126,23 +126,31 @@ else failed "a missing file should be one line, exit 2 and no output (got status
 "$tool" "$manifest" 2> "$work/usage.err"
 [ "$?" -eq 2 ] && grep -q '^usage:' "$work/usage.err" && ok "too few arguments: the usage, exit 2" || failed "too few arguments"
 
-# (5) A copy that writes its temporaries back into one expression reads as its original: indep_b's last three
-# statements made one, the 20.5 pair scores as indep_b handed in twice (0.241, not 0.475, before temporaries
-# were read as their values; indep_b's own code is short, hence no 1.000).
+# (5) Disguises read as their original: each scores against it as the original handed in twice. indep_b's
+# last three statements made one (0.241, not 0.475, before temporaries were read as their values; its own code
+# is short, hence no 1.000); indep_c's weights[...] read through a one-line helper (0.548, not 0.600, before
+# such a helper called more than once was written out at each call, as a macro is).
 sed '/Matrix g_queries = /,/return g_WQ;/c\    return matmul(transpose(matmul(g_scores, a.K)), X);' \
-  "$class/20.5/indep_b.cpp" > "$work/b_inlined.cpp"
-grep -q 'return matmul(transpose(matmul' "$work/b_inlined.cpp" || failed "the sed of indep_b.cpp no longer applies"
-{ cat "$manifest"
-  printf '20.5\tstudent\t%s\t%s\n' b_inlined "$work/b_inlined.cpp" b_twice "$class/20.5/indep_b.cpp"
-} > "$work/inlined.tsv"
-"$tool" "$work/inlined.tsv" "$work/inlined.csv" "$work/inlined.html" 2> "$work/run.err"
-scores=$(python3 -c 'import csv, sys
+  "$class/20.5/indep_b.cpp" > "$work/b_disguised.cpp"
+sed -e 's/weights\[(h \* T + t) \* T + s\]/w_at(weights, T, h, t, s)/' -e '/^void attend_backward/i\
+static float w_at(const float* w, int T, int h, int t, int s) { return w[(h * T + t) * T + s]; }' \
+  "$class/tiny.2/indep_c.cpp" > "$work/c_disguised.cpp"
+[ "$(grep -c 'w_at(' "$work/c_disguised.cpp")" -eq 4 ] &&
+  grep -q 'return matmul(transpose(matmul' "$work/b_disguised.cpp" || failed "the seds no longer apply"
+{ cat "$manifest"; printf '%s\tstudent\t%s\t%s\n' 20.5 b_disguised "$work/b_disguised.cpp" 20.5 b_twice \
+  "$class/20.5/indep_b.cpp" tiny.2 c_disguised "$work/c_disguised.cpp" tiny.2 c_twice "$class/tiny.2/indep_c.cpp"
+} > "$work/disguised.tsv"
+"$tool" "$work/disguised.tsv" "$work/disguised.csv" "$work/disguised.html" 2> "$work/run.err"
+for pair in "b:$odd_name:temporaries written back" "c:indep_c:a one-line helper for an element"; do
+  IFS=: read -r copy original what <<< "$pair"
+  scores=$(python3 -c 'import csv, sys
 score = {frozenset(r[1:3]): r[3] for r in csv.reader(open(sys.argv[1]))}
-print(score.get(frozenset(("b_inlined", sys.argv[2]))), score.get(frozenset(("b_twice", sys.argv[2]))))' \
-  "$work/inlined.csv" "$odd_name")
-[ "${scores% *}" = "${scores#* }" ] && [ "${scores% *}" != None ] &&
-  ok "a copy with its temporaries written back scores as its original twice: $scores" ||
-  failed "a copy with its temporaries written back, then the original twice, against the original: $scores"
+print(*[score.get(frozenset((sys.argv[2] + how, sys.argv[3]))) for how in ("_disguised", "_twice")])' \
+    "$work/disguised.csv" "$copy" "$original")
+  [ "${scores% *}" = "${scores#* }" ] && [ "${scores% *}" != None ] &&
+    ok "a copy with $what scores as its original twice: $scores" ||
+    failed "a copy with $what, then the original twice, against the original: $scores"
+done
 
 # (6) the same input twice, the same bytes.
 "$tool" "$manifest" "$work/again.csv" "$work/again.html" 2> "$work/run.err"

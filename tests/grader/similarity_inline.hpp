@@ -1,6 +1,8 @@
-// tests/grader/similarity_inline.hpp: a helper called once written out where it is called, the last of
-// the passes on a file's tokens (tokens_of; the others are similarity_rewrites.hpp's).
+// tests/grader/similarity_inline.hpp: a helper called once written out where it is called, and a temporary
+// read once as its value, the last of the passes on a file's tokens (tokens_of; the others are
+// similarity_rewrites.hpp's).
 #pragma once
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -9,7 +11,8 @@
 // A helper of the student's own (a name the handout does not have) called once, written out where it is
 // called: a copy split into helpers, or its helpers inlined, reads as its original. A parameter becomes
 // its argument when that is one name or number, else a variable set to it, as one inlines by hand; a
-// helper that returns a value must end in its only return, which is put where the call was.
+// helper that returns a value must end in its only return, which is put where the call was. A helper of one
+// "return EXPRESSION;" is written out at every call, as a macro is (the same code, made an inline function).
 
 static size_t opener(const std::vector<Token>& t, size_t close) {  // the index of close's partner, backwards
     int depth = 0;
@@ -61,10 +64,14 @@ static std::map<std::string, Helper> helpers_of(const std::vector<Token>& t) {
 
 static bool inline_one(std::vector<Token>& t, const std::set<std::string>& handout) {
     for (const auto& [name, f] : helpers_of(t)) {
-        if (handout.count(name) || f.calls.size() != 1 || (f.calls[0] > f.paren && f.calls[0] < f.close)) continue;
         size_t returns = 0, ret = f.close;
         for (size_t j = f.open; j < f.close; j++)
             if (t[j].text == "return") returns++, ret = j;
+        // One of a single "return EXPRESSION;" is written out at every call, as a macro is
+        const bool expression = returns == 1 && ret == f.open + 1;
+        const bool recursive =
+            std::any_of(f.calls.begin(), f.calls.end(), [&](size_t c) { return c > f.paren && c < f.close; });
+        if (handout.count(name) || f.calls.empty() || recursive || (f.calls.size() > 1 && !expression)) continue;
         if (returns > 1 || (returns && statement_end(t, ret, f.close) != f.close)) continue;
         // The call's statement: from after the last ; { } else or a loop's or an if's condition, to its ;
         const size_t call = f.calls[0], args_close = matching(t, call + 1, t.size());
@@ -111,7 +118,11 @@ static bool inline_one(std::vector<Token>& t, const std::set<std::string>& hando
         body.insert(body.end(), t.begin() + long(args_close) + 1, t.begin() + long(to));
         body.push_back({"}", t[call].line});
         std::vector<Token> out(t.begin(), t.begin() + long(std::min(from, f.start)));
-        if (from < f.start) {  // the call, then the definition: both replaced by the body
+        if (f.calls.size() > 1) {  // the definition stays for the other calls
+            out.assign(t.begin(), t.begin() + long(from));
+            out.insert(out.end(), body.begin(), body.end());
+            out.insert(out.end(), t.begin() + long(to), t.end());
+        } else if (from < f.start) {  // the call, then the definition: both replaced by the body
             out.insert(out.end(), body.begin(), body.end());
             out.insert(out.end(), t.begin() + long(to), t.begin() + long(f.start));
             out.insert(out.end(), t.begin() + long(f.close) + 1, t.end());
@@ -170,7 +181,9 @@ static void temporaries_written_out(std::vector<Token>& t) {
 
 static std::vector<Token> tokens_of(const std::string& text, const std::set<std::string>& handout) {
     std::vector<Token> raw = stand_ins_written_out(raw_tokens(text)), loops, out;
-    for (bool more = true; more;) more = inline_one(raw, handout);  // one helper fewer each time
+    // One call fewer each time; a file of helpers calling helpers twice grows no further than this
+    const size_t most = 4 * raw.size() + 1000;
+    for (bool more = true; more && raw.size() < most;) more = inline_one(raw, handout);
     temporaries_written_out(raw);
     loops_as_while(raw, 0, raw.size(), loops);
     loops = addresses_as_one(loops);
