@@ -62,6 +62,27 @@ static std::map<std::string, Helper> helpers_of(const std::vector<Token>& t) {
     return out;
 }
 
+// A helper's declaration ahead of its definition, "void f(int n);", says nothing the definition does not, and
+// is no call: dropped, so a helper declared first and defined after its caller is still called once.
+static void prototypes_dropped(std::vector<Token>& t) {
+    const std::map<std::string, Helper> helpers = helpers_of(t);
+    std::vector<Token> out;
+    for (size_t i = 0, depth = 0, start = 0; i < t.size(); i++) {  // start: of the top-level statement, in out
+        const std::string& x = t[i].text;
+        out.push_back(t[i]);
+        depth += x == "{" ? 1 : x == "}" ? -1 : 0;
+        if (depth != 0 || (x != ";" && x != "}")) continue;
+        size_t close = out.size() - 2;
+        while (close > start && (out[close].text == "const" || out[close].text == "noexcept")) close--;
+        const size_t paren = x == ";" && close > start && out[close].text == ")" ? opener(out, close) : 0;
+        const bool assigned =
+            std::any_of(out.begin() + long(start), out.end(), [](const Token& y) { return y.text == "="; });
+        if (paren > start + 1 && helpers.count(out[paren - 1].text) && !assigned) out.resize(start);
+        start = out.size();
+    }
+    t = out;
+}
+
 static bool inline_one(std::vector<Token>& t, const std::set<std::string>& handout) {
     for (const auto& [name, f] : helpers_of(t)) {
         size_t returns = 0, ret = f.close;
@@ -183,6 +204,7 @@ static std::vector<Token> tokens_of(const std::string& text, const std::set<std:
     std::vector<Token> raw = stand_ins_written_out(raw_tokens(text)), loops, out;
     // One call fewer each time; a file of helpers calling helpers twice grows no further than this
     const size_t most = 4 * raw.size() + 1000;
+    prototypes_dropped(raw);
     for (bool more = true; more && raw.size() < most;) more = inline_one(raw, handout);
     temporaries_written_out(raw);
     loops_as_while(raw, 0, raw.size(), loops);
