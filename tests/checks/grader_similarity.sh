@@ -160,7 +160,19 @@ print(*[score.get(frozenset((sys.argv[2] + how, sys.argv[3]))) for how in ("_dis
     failed "a copy with $what, then the original twice, against the original: $scores"
 done
 
-# (6) the same input twice, the same bytes.
+# (6) A file written to make the rewrites slow, 20,000 temporaries and 3,000 calls of a one-line helper, takes
+# seconds (the temporaries alone took 30 s when each was looked for in a pass of its own).
+python3 - > "$work/slow.cpp" <<'PY'
+print("float f(float y) {\n" + "".join("  float x%d = y; y += x%d * x%d;\n" % (i, i, i) for i in range(20000)))
+print("  return y;\n}\nstatic float g(float x) { return x * 2; }\nfloat h(float y) {\n" + "  y += g(y);\n" * 3000)
+print("  return y;\n}")
+PY
+printf 'x\tstudent\t%s\t%s\n' slow "$work/slow.cpp" other "$class/20.5/indep_a.cpp" > "$work/slow.tsv"
+timeout 10 "$tool" "$work/slow.tsv" "$work/slow.csv" "$work/slow.html" &&
+  ok "a file written to be slow takes seconds" ||
+  failed "a file of 20,000 temporaries and 3,000 calls of a one-line helper takes over 10 s"
+
+# (7) the same input twice, the same bytes.
 "$tool" "$manifest" "$work/again.csv" "$work/again.html" 2> "$work/run.err"
 cmp -s "$work/out.csv" "$work/again.csv" && cmp -s "$work/out.html" "$work/again.html" &&
   ok "the same input twice gives the same CSV and page, byte for byte" || failed "two runs differ"

@@ -162,50 +162,72 @@ static bool inline_one(std::vector<Token>& t, const std::set<std::string>& hando
 // read: a copy that splits an expression into named temporaries, or writes them back in, reads as its
 // original (and a helper's parameter set to its argument above as the argument itself). Not a name written
 // to again (x = ..., x += ..., ++x): that is a variable, not a temporary.
-static bool declares(const std::vector<Token>& t, size_t from, size_t name) {  // TYPE... NAME, a type before it
+static size_t declared(const std::vector<Token>& t, size_t from) {  // TYPE... NAME = : NAME's index, or from
     bool type = false;
-    for (size_t j = from; j < name; j++) {
+    size_t j = from;
+    for (; j + 1 < t.size() && t[j + 1].text != "="; j++) {
         const std::string& x = t[j].text;
-        if (x == "return" || x == "else" || x == "case" || x == "delete" || x == "throw" || x == "goto") return false;
+        if (x == "return" || x == "else" || x == "case" || x == "delete" || x == "throw" || x == "goto") return from;
         if (name_start((unsigned char)x[0])) type = true;
-        else if (x != "::" && x != "<" && x != ">" && x != "&" && x != "*" && x != ",") return false;
+        else if (x != "::" && x != "<" && x != ">" && x != "&" && x != "*" && x != ",") return from;
     }
-    return type;
+    return type && j + 1 < t.size() && plain_name(t[j].text) ? j : from;
 }
 
 static void temporaries_written_out(std::vector<Token>& t) {
     // written to after it (an element or a member too), or before it (++x, its address taken)
     static const std::set<std::string> after = {"=", "+=", "-=", "*=", "/=", "%=", "++", "--", "[", ".", "->"};
     static const std::set<std::string> before = {"++", "--", "&"};
-    for (size_t from = t.size(); from-- > 0;) {
-        if (from > 0 && t[from - 1].text != ";" && t[from - 1].text != "{" && t[from - 1].text != "}") continue;
-        size_t name = from, end = statement_end(t, from, t.size());
-        while (name + 1 < end && t[name + 1].text != "=") name++;
-        if (name + 2 >= end || t[end - 1].text != ";" || !plain_name(t[name].text)) continue;
-        if (!declares(t, from, name)) continue;
-        size_t use = t.size(), uses = 0, close = end;  // close: the end of the block it is declared in
-        for (int depth = 0; close < t.size() && depth >= 0; close++) {
-            const std::string& x = t[close].text;
-            depth += x == "{" ? 1 : x == "}" ? -1 : 0;
-            if (x == t[name].text) uses++, use = close;
-        }
-        const bool written = use + 1 < t.size() && (after.count(t[use + 1].text) || before.count(t[use - 1].text));
-        if (uses != 1 || written || comma_pieces(t, name + 2, end - 1, false).size() > 1) continue;
-        std::vector<Token> value{{"(", t[use].line}};
-        value.insert(value.end(), t.begin() + long(name) + 2, t.begin() + long(end) - 1);
-        value.push_back({")", t[use].line});
-        t.erase(t.begin() + long(use));
-        t.insert(t.begin() + long(use), value.begin(), value.end());
-        t.erase(t.begin() + long(from), t.begin() + long(end));
+    std::vector<size_t> matched(t.size(), t.size()), block_end(t.size()), opens;  // a "{"'s "}"; each token's
+    std::map<std::string, std::vector<size_t>> at;                                 // block's; each name's places
+    for (size_t i = 0; i < t.size(); i++)
+        if (t[i].text == "{") opens.push_back(i);
+        else if (t[i].text == "}" && !opens.empty()) matched[opens.back()] = i, opens.pop_back();
+    opens.clear();
+    for (size_t i = 0; i < t.size(); i++) {
+        if (t[i].text == "}" && !opens.empty()) opens.pop_back();
+        block_end[i] = opens.empty() ? t.size() : matched[opens.back()];
+        if (t[i].text == "{") opens.push_back(i);
+        at[t[i].text].push_back(i);
     }
+    std::vector<size_t> skip(t.size(), 0);                          // at a declaration read elsewhere: its end
+    std::vector<std::pair<size_t, size_t>> value(t.size(), {0, 0});  // at its one read: its expression
+    for (size_t from = 0; from < t.size(); from++) {
+        const size_t name = declared(t, from);
+        if (name == from || (from > 0 && t[from - 1].text != ";" && t[from - 1].text != "{" && t[from - 1].text != "}"))
+            continue;
+        const size_t end = statement_end(t, from, t.size());
+        const std::vector<size_t>& places = at[t[name].text];
+        const auto first = std::lower_bound(places.begin(), places.end(), end);
+        const auto last = std::lower_bound(places.begin(), places.end(), block_end[from]);
+        if (t[end - 1].text != ";" || last - first != 1) continue;
+        if (comma_pieces(t, name + 2, end - 1, false).size() > 1) continue;  // float a = 1, b = 2;
+        const size_t use = *first;
+        if (use + 1 < t.size() && (after.count(t[use + 1].text) || before.count(t[use - 1].text))) continue;
+        skip[from] = end, value[use] = {name + 2, end - 1};
+    }
+    std::vector<Token> out;
+    std::vector<std::pair<size_t, size_t>> todo{{0, t.size()}};  // ranges still to write, the innermost last
+    while (!todo.empty()) {
+        const size_t k = todo.back().first++;
+        if (k >= todo.back().second) todo.pop_back();
+        else if (skip[k]) todo.back().first = skip[k];
+        else if (value[k].second) todo.push_back(value[k]);
+        else out.push_back(t[k]);
+    }
+    t = out;
 }
+
+// Each call written out reads the whole file again: no more than this many tokens read in all (the classes'
+// files write out at most 10 calls of files of a few thousand tokens)
+constexpr size_t MOST_READ = 2000000;
 
 static std::vector<Token> tokens_of(const std::string& text, const std::set<std::string>& handout) {
     std::vector<Token> raw = stand_ins_written_out(raw_tokens(text)), loops, out;
-    // One call fewer each time; a file of helpers calling helpers twice grows no further than this
+    // One call fewer each time; a file of helpers calling helpers twice grows no further than 4 times
     const size_t most = 4 * raw.size() + 1000;
     prototypes_dropped(raw);
-    for (bool more = true; more && raw.size() < most;) more = inline_one(raw, handout);
+    for (size_t read = 0; read < MOST_READ && raw.size() < most && inline_one(raw, handout);) read += raw.size();
     temporaries_written_out(raw);
     loops_as_while(raw, 0, raw.size(), loops);
     loops = addresses_as_one(loops);
