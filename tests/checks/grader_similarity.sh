@@ -6,8 +6,10 @@
 # printed), and the starter handed in as it came matches nobody; the CSV reads
 # back with Python's csv module, a name with a comma, a quote and an accent
 # quoted as RFC 4180 says; the page marks the top pair's shared code and names
-# no URL; a missing file is one line, exit 2 and no output; the same input
-# gives the same bytes. Every file of the class compiles against the handout.
+# no URL; a missing file is one line, exit 2 and no output; a copy with its
+# temporaries written back, an element read by a helper or a helper declared
+# first reads as its original; the same input gives the same bytes. Every file
+# of the class compiles against the handout.
 # A tool the teacher runs on the machine that grades: make cross has nothing to add.
 . "$(dirname "$0")/../grader/checks.sh"
 class=tests/grader/class/similarity
@@ -125,7 +127,52 @@ else failed "a missing file should be one line, exit 2 and no output (got status
 "$tool" "$manifest" 2> "$work/usage.err"
 [ "$?" -eq 2 ] && grep -q '^usage:' "$work/usage.err" && ok "too few arguments: the usage, exit 2" || failed "too few arguments"
 
-# (5) the same input twice, the same bytes.
+# (5) Disguises read as their original: each scores against it as the original handed in twice. indep_b's
+# last three statements made one (0.241, not 0.475, before temporaries were read as their values; its own code
+# is short, hence no 1.000); indep_c's weights[...] read through a one-line helper (0.548, not 0.600, before
+# such a helper called more than once was written out at each call, as a macro is); indep_c of 20.5 with its
+# helper declared first (0.878, not 1.000, before a declaration was told from a call).
+sed '/Matrix g_queries = /,/return g_WQ;/c\    return matmul(transpose(matmul(g_scores, a.K)), X);' \
+  "$class/20.5/indep_b.cpp" > "$work/b_disguised.cpp"
+sed -e 's/weights\[(h \* T + t) \* T + s\]/w_at(weights, T, h, t, s)/' -e '/^void attend_backward/i\
+static float w_at(const float* w, int T, int h, int t, int s) { return w[(h * T + t) * T + s]; }' \
+  "$class/tiny.2/indep_c.cpp" > "$work/c_disguised.cpp"
+sed '/^static Grid as_grid/i\
+static std::vector<double> query_row_gradient(const Grid&, const Grid&, const Grid&, const Grid&, int);' \
+  "$class/20.5/indep_c.cpp" > "$work/d_disguised.cpp"
+grep -q 'return matmul(transpose(matmul' "$work/b_disguised.cpp" &&
+  [ "$(grep -c 'w_at(' "$work/c_disguised.cpp")" = 4 ] &&
+  [ "$(grep -c 'query_row_gradient(' "$work/d_disguised.cpp")" = 3 ] || failed "the seds no longer apply"
+{ cat "$manifest"; printf '%s\tstudent\t%s\t%s\n' 20.5 b_disguised "$work/b_disguised.cpp" 20.5 b_twice \
+  "$class/20.5/indep_b.cpp" tiny.2 c_disguised "$work/c_disguised.cpp" tiny.2 c_twice "$class/tiny.2/indep_c.cpp" \
+  20.5 d_disguised "$work/d_disguised.cpp" 20.5 d_twice "$class/20.5/indep_c.cpp"
+} > "$work/disguised.tsv"
+"$tool" "$work/disguised.tsv" "$work/disguised.csv" "$work/disguised.html" 2> "$work/run.err"
+for pair in "b:$odd_name:temporaries written back" "c:indep_c:a one-line helper for an element" \
+  "d:indep_c:a helper declared first"; do
+  IFS=: read -r copy original what <<< "$pair"
+  scores=$(python3 -c 'import csv, sys
+score = {frozenset(r[1:3]): r[3] for r in csv.reader(open(sys.argv[1]))}
+print(*[score.get(frozenset((sys.argv[2] + how, sys.argv[3]))) for how in ("_disguised", "_twice")])' \
+    "$work/disguised.csv" "$copy" "$original")
+  [ "${scores% *}" = "${scores#* }" ] && [ "${scores% *}" != None ] &&
+    ok "a copy with $what scores as its original twice: $scores" ||
+    failed "a copy with $what, then the original twice, against the original: $scores"
+done
+
+# (6) A file written to make the rewrites slow, 20,000 temporaries and 3,000 calls of a one-line helper, takes
+# seconds (the temporaries alone took 30 s when each was looked for in a pass of its own).
+python3 - > "$work/slow.cpp" <<'PY'
+print("float f(float y) {\n" + "".join("  float x%d = y; y += x%d * x%d;\n" % (i, i, i) for i in range(20000)))
+print("  return y;\n}\nstatic float g(float x) { return x * 2; }\nfloat h(float y) {\n" + "  y += g(y);\n" * 3000)
+print("  return y;\n}")
+PY
+printf 'x\tstudent\t%s\t%s\n' slow "$work/slow.cpp" other "$class/20.5/indep_a.cpp" > "$work/slow.tsv"
+timeout 10 "$tool" "$work/slow.tsv" "$work/slow.csv" "$work/slow.html" &&
+  ok "a file written to be slow takes seconds" ||
+  failed "a file of 20,000 temporaries and 3,000 calls of a one-line helper takes over 10 s"
+
+# (7) the same input twice, the same bytes.
 "$tool" "$manifest" "$work/again.csv" "$work/again.html" 2> "$work/run.err"
 cmp -s "$work/out.csv" "$work/again.csv" && cmp -s "$work/out.html" "$work/again.html" &&
   ok "the same input twice gives the same CSV and page, byte for byte" || failed "two runs differ"

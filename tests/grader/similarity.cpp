@@ -181,8 +181,9 @@ static std::string page(const std::vector<Pair>& pairs, const std::vector<Docume
         "smaller file's fingerprints (MOSS's winnowing: %d normalised tokens, window %d, and each statement) that "
         "the other file has too, each weighted by how few files of the exercise have it; names, numbers, spacing "
         "and comments do not count, a for loop counts as its while loop, a macro or a type alias as what it "
-        "stands for, an element read as an element, whichever container holds it, and a helper called once "
-        "as its code written where it is called. A pair is "
+        "stands for, an element read as an element, whichever container holds it, a helper called once "
+        "(or one of a single expression) as its code written where it is called, and a temporary read once as "
+        "its value. A pair is "
         "flagged when it stands out among its exercise's pairs. Look at the marked code side by side before you "
         "decide anything.</p>\n",
         K, W);

@@ -1,6 +1,8 @@
-// tests/grader/similarity_inline.hpp: a helper called once written out where it is called, the last of
-// the passes on a file's tokens (tokens_of; the others are similarity_rewrites.hpp's).
+// tests/grader/similarity_inline.hpp: a helper called once written out where it is called, and a temporary
+// read once as its value, the last of the passes on a file's tokens (tokens_of; the others are
+// similarity_rewrites.hpp's).
 #pragma once
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -9,7 +11,8 @@
 // A helper of the student's own (a name the handout does not have) called once, written out where it is
 // called: a copy split into helpers, or its helpers inlined, reads as its original. A parameter becomes
 // its argument when that is one name or number, else a variable set to it, as one inlines by hand; a
-// helper that returns a value must end in its only return, which is put where the call was.
+// helper that returns a value must end in its only return, which is put where the call was. A helper of one
+// "return EXPRESSION;" is written out at every call, as a macro is (the same code, made an inline function).
 
 static size_t opener(const std::vector<Token>& t, size_t close) {  // the index of close's partner, backwards
     int depth = 0;
@@ -59,12 +62,37 @@ static std::map<std::string, Helper> helpers_of(const std::vector<Token>& t) {
     return out;
 }
 
+// A helper's declaration ahead of its definition, "void f(int n);", says nothing the definition does not, and
+// is no call: dropped, so a helper declared first and defined after its caller is still called once.
+static void prototypes_dropped(std::vector<Token>& t) {
+    const std::map<std::string, Helper> helpers = helpers_of(t);
+    std::vector<Token> out;
+    for (size_t i = 0, depth = 0, start = 0; i < t.size(); i++) {  // start: of the top-level statement, in out
+        const std::string& x = t[i].text;
+        out.push_back(t[i]);
+        depth += x == "{" ? 1 : x == "}" ? -1 : 0;
+        if (depth != 0 || (x != ";" && x != "}")) continue;
+        size_t close = out.size() - 2;
+        while (close > start && (out[close].text == "const" || out[close].text == "noexcept")) close--;
+        const size_t paren = x == ";" && close > start && out[close].text == ")" ? opener(out, close) : 0;
+        const bool assigned =
+            std::any_of(out.begin() + long(start), out.end(), [](const Token& y) { return y.text == "="; });
+        if (paren > start + 1 && helpers.count(out[paren - 1].text) && !assigned) out.resize(start);
+        start = out.size();
+    }
+    t = out;
+}
+
 static bool inline_one(std::vector<Token>& t, const std::set<std::string>& handout) {
     for (const auto& [name, f] : helpers_of(t)) {
-        if (handout.count(name) || f.calls.size() != 1 || (f.calls[0] > f.paren && f.calls[0] < f.close)) continue;
         size_t returns = 0, ret = f.close;
         for (size_t j = f.open; j < f.close; j++)
             if (t[j].text == "return") returns++, ret = j;
+        // One of a single "return EXPRESSION;" is written out at every call, as a macro is
+        const bool expression = returns == 1 && ret == f.open + 1;
+        const bool recursive =
+            std::any_of(f.calls.begin(), f.calls.end(), [&](size_t c) { return c > f.paren && c < f.close; });
+        if (handout.count(name) || f.calls.empty() || recursive || (f.calls.size() > 1 && !expression)) continue;
         if (returns > 1 || (returns && statement_end(t, ret, f.close) != f.close)) continue;
         // The call's statement: from after the last ; { } else or a loop's or an if's condition, to its ;
         const size_t call = f.calls[0], args_close = matching(t, call + 1, t.size());
@@ -111,7 +139,11 @@ static bool inline_one(std::vector<Token>& t, const std::set<std::string>& hando
         body.insert(body.end(), t.begin() + long(args_close) + 1, t.begin() + long(to));
         body.push_back({"}", t[call].line});
         std::vector<Token> out(t.begin(), t.begin() + long(std::min(from, f.start)));
-        if (from < f.start) {  // the call, then the definition: both replaced by the body
+        if (f.calls.size() > 1) {  // the definition stays for the other calls
+            out.assign(t.begin(), t.begin() + long(from));
+            out.insert(out.end(), body.begin(), body.end());
+            out.insert(out.end(), t.begin() + long(to), t.end());
+        } else if (from < f.start) {  // the call, then the definition: both replaced by the body
             out.insert(out.end(), body.begin(), body.end());
             out.insert(out.end(), t.begin() + long(to), t.begin() + long(f.start));
             out.insert(out.end(), t.begin() + long(f.close) + 1, t.end());
@@ -126,9 +158,77 @@ static bool inline_one(std::vector<Token>& t, const std::set<std::string>& hando
     return false;
 }
 
+// A local set once and read once, "TYPE NAME = EXPRESSION; ... NAME ...", read as its expression where it is
+// read: a copy that splits an expression into named temporaries, or writes them back in, reads as its
+// original (and a helper's parameter set to its argument above as the argument itself). Not a name written
+// to again (x = ..., x += ..., ++x): that is a variable, not a temporary.
+static size_t declared(const std::vector<Token>& t, size_t from) {  // TYPE... NAME = : NAME's index, or from
+    bool type = false;
+    size_t j = from;
+    for (; j + 1 < t.size() && t[j + 1].text != "="; j++) {
+        const std::string& x = t[j].text;
+        if (x == "return" || x == "else" || x == "case" || x == "delete" || x == "throw" || x == "goto") return from;
+        if (name_start((unsigned char)x[0])) type = true;
+        else if (x != "::" && x != "<" && x != ">" && x != "&" && x != "*" && x != ",") return from;
+    }
+    return type && j + 1 < t.size() && plain_name(t[j].text) ? j : from;
+}
+
+static void temporaries_written_out(std::vector<Token>& t) {
+    // written to after it (an element or a member too), or before it (++x, its address taken)
+    static const std::set<std::string> after = {"=", "+=", "-=", "*=", "/=", "%=", "++", "--", "[", ".", "->"};
+    static const std::set<std::string> before = {"++", "--", "&"};
+    std::vector<size_t> matched(t.size(), t.size()), block_end(t.size()), opens;  // a "{"'s "}"; each token's
+    std::map<std::string, std::vector<size_t>> at;                                 // block's; each name's places
+    for (size_t i = 0; i < t.size(); i++)
+        if (t[i].text == "{") opens.push_back(i);
+        else if (t[i].text == "}" && !opens.empty()) matched[opens.back()] = i, opens.pop_back();
+    opens.clear();
+    for (size_t i = 0; i < t.size(); i++) {
+        if (t[i].text == "}" && !opens.empty()) opens.pop_back();
+        block_end[i] = opens.empty() ? t.size() : matched[opens.back()];
+        if (t[i].text == "{") opens.push_back(i);
+        at[t[i].text].push_back(i);
+    }
+    std::vector<size_t> skip(t.size(), 0);                          // at a declaration read elsewhere: its end
+    std::vector<std::pair<size_t, size_t>> value(t.size(), {0, 0});  // at its one read: its expression
+    for (size_t from = 0; from < t.size(); from++) {
+        const size_t name = declared(t, from);
+        if (name == from || (from > 0 && t[from - 1].text != ";" && t[from - 1].text != "{" && t[from - 1].text != "}"))
+            continue;
+        const size_t end = statement_end(t, from, t.size());
+        const std::vector<size_t>& places = at[t[name].text];
+        const auto first = std::lower_bound(places.begin(), places.end(), end);
+        const auto last = std::lower_bound(places.begin(), places.end(), block_end[from]);
+        if (t[end - 1].text != ";" || last - first != 1) continue;
+        if (comma_pieces(t, name + 2, end - 1, false).size() > 1) continue;  // float a = 1, b = 2;
+        const size_t use = *first;
+        if (use + 1 < t.size() && (after.count(t[use + 1].text) || before.count(t[use - 1].text))) continue;
+        skip[from] = end, value[use] = {name + 2, end - 1};
+    }
+    std::vector<Token> out;
+    std::vector<std::pair<size_t, size_t>> todo{{0, t.size()}};  // ranges still to write, the innermost last
+    while (!todo.empty()) {
+        const size_t k = todo.back().first++;
+        if (k >= todo.back().second) todo.pop_back();
+        else if (skip[k]) todo.back().first = skip[k];
+        else if (value[k].second) todo.push_back(value[k]);
+        else out.push_back(t[k]);
+    }
+    t = out;
+}
+
+// Each call written out reads the whole file again: no more than this many tokens read in all (the classes'
+// files write out at most 10 calls of files of a few thousand tokens)
+constexpr size_t MOST_READ = 2000000;
+
 static std::vector<Token> tokens_of(const std::string& text, const std::set<std::string>& handout) {
     std::vector<Token> raw = stand_ins_written_out(raw_tokens(text)), loops, out;
-    for (bool more = true; more;) more = inline_one(raw, handout);  // one helper fewer each time
+    // One call fewer each time; a file of helpers calling helpers twice grows no further than 4 times
+    const size_t most = 4 * raw.size() + 1000;
+    prototypes_dropped(raw);
+    for (size_t read = 0; read < MOST_READ && raw.size() < most && inline_one(raw, handout);) read += raw.size();
+    temporaries_written_out(raw);
     loops_as_while(raw, 0, raw.size(), loops);
     loops = addresses_as_one(loops);
     number_statements(loops);
