@@ -29,7 +29,7 @@ in_parallel() {
     k=$((k + 1))
     # The next check starts when either running one ends, so a slow one keeps only its own core
     # (polled: macOS's bash 3.2 has no wait -n).
-    while [ "$(jobs -pr | wc -l)" -ge 2 ]; do sleep 0.1; done
+    while [ "$(jobs -pr | wc -l)" -ge "${CHECK_JOBS:-2}" ]; do sleep 0.1; done
     ( failures=0; eval "$c" || echo "FAILED: $c stopped with status $?" ) > "$records/parallel.$k" 2>&1 &
   done
   wait
