@@ -178,8 +178,9 @@ static void temporaries_written_out(std::vector<Token>& t) {
     // written to after it (an element or a member too), or before it (++x, its address taken)
     static const std::set<std::string> after = {"=", "+=", "-=", "*=", "/=", "%=", "++", "--", "[", ".", "->"};
     static const std::set<std::string> before = {"++", "--", "&"};
-    std::vector<size_t> matched(t.size(), t.size()), block_end(t.size()), opens;  // a "{"'s "}"; each token's
-    std::map<std::string, std::vector<size_t>> at;                                 // block's; each name's places
+    // matched: a "{"'s "}"; block_end: the "}" that ends each token's block; at: each name's places
+    std::vector<size_t> matched(t.size(), t.size()), block_end(t.size()), opens;
+    std::map<std::string, std::vector<size_t>> at;
     for (size_t i = 0; i < t.size(); i++)
         if (t[i].text == "{") opens.push_back(i);
         else if (t[i].text == "}" && !opens.empty()) matched[opens.back()] = i, opens.pop_back();
@@ -190,7 +191,7 @@ static void temporaries_written_out(std::vector<Token>& t) {
         if (t[i].text == "{") opens.push_back(i);
         at[t[i].text].push_back(i);
     }
-    std::vector<size_t> skip(t.size(), 0);                          // at a declaration read elsewhere: its end
+    std::vector<size_t> skip(t.size(), 0);                           // at a declaration read elsewhere: its end
     std::vector<std::pair<size_t, size_t>> value(t.size(), {0, 0});  // at its one read: its expression
     for (size_t from = 0; from < t.size(); from++) {
         const size_t name = declared(t, from);
