@@ -90,8 +90,8 @@ static bool inline_one(std::vector<Token>& t, const std::set<std::string>& hando
             if (t[j].text == "return") returns++, ret = j;
         // One of a single "return EXPRESSION;" is written out at every call, as a macro is
         const bool expression = returns == 1 && ret == f.open + 1;
-        const bool recursive =
-            std::any_of(f.calls.begin(), f.calls.end(), [&](size_t c) { return c > f.paren && c < f.close; });
+        bool recursive = false;  // a loop, not any_of: C++17 lambdas cannot capture a structured binding
+        for (size_t c : f.calls) recursive = recursive || (c > f.paren && c < f.close);
         if (handout.count(name) || f.calls.empty() || recursive || (f.calls.size() > 1 && !expression)) continue;
         if (returns > 1 || (returns && statement_end(t, ret, f.close) != f.close)) continue;
         // The call's statement: from after the last ; { } else or a loop's or an if's condition, to its ;
