@@ -11,6 +11,16 @@
 # The peers are installed when missing, as .ci/run installs Chromium: sim_c++ with apt-get,
 # Dolos with npm into BUILD/peers/ (never committed). The grader never calls them.
 set -u
+if [ "${1:-}" = --answers ]; then  # --answers DIR ID FILE: FILE graded once, its answers kept in DIR by its hash
+  . tests/grader/lib.sh
+  kept=$2/$(hash_of "$4" | cut -c1-32)-$3
+  [ -f "$kept" ] && exit 0
+  keep=$(mktemp -d "${TMPDIR:-/tmp}/bench-answers.XXXXXX") || exit 1
+  GRADER_KEEP=$keep GRADER_CACHE=$2/cache SEED=1 RESULTS= bash tests/grader/grade.sh "$3" "$4" > /dev/null 2>&1
+  { cat "$keep/answers" 2> /dev/null || :; } > "$kept.tmp" && mv "$kept.tmp" "$kept"
+  rm -rf "$keep"
+  exit 0
+fi
 build=${1:-build}
 cd "$(dirname "$0")/../.."
 . tests/grader/lib.sh
@@ -31,6 +41,24 @@ fi
 ours=$work/similarity
 g++ -std=c++17 -O2 tests/grader/similarity.cpp -o "$ours" ||
   { echo "bench_similarity: similarity.cpp does not build"; exit 1; }
+
+# Each file's answers to the hidden tests, as grade-class gives similarity.cpp: every file of both classes
+# graded once at one seed (the first run after a change of the tests takes minutes), kept in BUILD under
+# the hash of what the answers depend on: the grader's C++ but the detector's, the headers, the exercises.
+depends=$(ls tests/grader/*.cpp tests/grader/*.hpp | grep -v /similarity |
+  cat - <(ls common/*.hpp chapter*/*.hpp chapter*/exercises/*.cpp) | xargs cat | hash_of - | cut -c1-16)
+mkdir -p "$build" && answers=$(cd "$build" && pwd)/similarity-answers/$depends
+mkdir -p "$answers/cache" && export GRADER_CACHE=$answers/cache
+for class in tests/grader/class/similarity tests/grader/class/blind; do
+  awk -F'\t' -v dir="$class" '!/^#/ && $1 != "exercise" && NF >= 3 {
+    print $1 "\t" dir "/" (NF == 3 ? $1 "/" $2 : $2) }' "$class/truth.tsv"
+done > "$work/files"
+echo "bench_similarity: the answers of $(wc -l < "$work/files" | tr -d ' ') files, $(nproc) at once (kept in $answers)"
+tr '\t' '\n' < "$work/files" | xargs -n 2 -P "$(nproc)" bash tests/bench/bench_similarity.sh --answers "$answers"
+while IFS=$'\t' read -r id file; do
+  printf '%s\t%s\n' "$file" "$answers/$(hash_of "$file" | cut -c1-32)-$id"
+done < "$work/files" > "$work/answers.tsv"
+export SIMILARITY_ANSWERS=$work/answers.tsv
 
 # measure CLASS SET: every exercise with files of SET in the class's truth.tsv (the own class's
 # rows have no set column), its handout made once.

@@ -61,11 +61,11 @@ def fail(message):
 # inlined, 0.11 and 0.06: weights shrink every score.
 MARGIN = 0.05
 rows = list(csv.reader(open(out, newline="", encoding="utf-8")))
-if rows[0] != ["exercise", "student_a", "student_b", "similarity", "shared_lines"]:
+if rows[0] != ["exercise", "student_a", "student_b", "similarity", "shared_lines", "answers_differ"]:
     fail("the CSV's header is %r" % rows[0])
-odd = [r for r in rows if len(r) != 5]
+odd = [r for r in rows if len(r) != 6]
 if odd:
-    fail("%d rows of the CSV do not read as 5 fields, the first: %r" % (len(odd), odd[0]))
+    fail("%d rows of the CSV do not read as 6 fields, the first: %r" % (len(odd), odd[0]))
     sys.exit(1)
 score = {}
 for r in rows[1:]:
@@ -176,6 +176,45 @@ timeout 10 "$tool" "$work/slow.tsv" "$work/slow.csv" "$work/slow.html" &&
 "$tool" "$manifest" "$work/again.csv" "$work/again.html" 2> "$work/run.err"
 cmp -s "$work/out.csv" "$work/again.csv" && cmp -s "$work/out.html" "$work/again.html" &&
   ok "the same input twice gives the same CSV and page, byte for byte" || failed "two runs differ"
+
+# (8) What the code computed (similarity_answers.hpp): three files of 20.5 graded as grade-class grades them.
+# A copy returns its original's bits, a right answer in the reference's order the reference's, and indep_c,
+# adding up in another order, differs from both; with the answers, indep_a and indep_c lose the share of their
+# score that differs, the copy keeps its own, and an answers file that is not there changes nothing.
+for f in indep_a copy_of_indep_a_renamed indep_c; do
+  mkdir -p "$work/keep-$f"
+  GRADER_KEEP=$work/keep-$f SEED=1 RESULTS= grade 20.5 "$class/20.5/$f.cpp" "$work/grade-$f.log" &
+done
+wait
+bits() { cut -f"$2" "$work/keep-$1/answers" 2> /dev/null; }
+if [ -n "$(bits indep_a 3)" ] && [ "$(bits indep_a 3)" = "$(bits copy_of_indep_a_renamed 3)" ] &&
+   [ "$(bits indep_a 3)" = "$(bits indep_a 4)" ] && [ "$(bits indep_c 4)" = "$(bits indep_a 4)" ] &&
+   [ "$(bits indep_c 3 | grep -cvxF -f <(bits indep_a 3))" -gt 0 ]; then
+  ok "answers: a copy gives its original's bits, indep_a the reference's, indep_c $(bits indep_c 3 |
+    grep -cvxF -f <(bits indep_a 3)) of $(bits indep_c 3 | wc -l | tr -d ' ') others"
+else failed "answers: the copy's bits, the reference's, or indep_c's differences" "$work/grade-indep_c.log"; fi
+awk -F'\t' -v OFS='\t' -v w="$work" '$1 == "20.5" && ($3 == "indep_a" || $3 ~ /^copy_of_indep_a/ || $3 == "indep_c") {
+  print $0, w "/keep-" $3 "/answers"; next } $3 == "indep_d" { print $0, w "/no-such-answers"; next } { print }' \
+  "$manifest" > "$work/answers.tsv"
+"$tool" "$work/answers.tsv" "$work/answers.csv" "$work/answers.html" 2> "$work/run.err"
+python3 - "$work/out.csv" "$work/answers.csv" > "$work/answers.log" 2>&1 <<'PY' && ok "$(cat "$work/answers.log")" ||
+import csv, sys
+def table(path):
+    return {frozenset(r[1:3]): r for r in csv.reader(open(path, newline="")) if r[0] == "20.5"}
+before, after = table(sys.argv[1]), table(sys.argv[2])
+def pair(a, b):
+    return before[frozenset((a, b))], after[frozenset((a, b))]
+b, a = pair("indep_a", "indep_c")
+differ = float(a[5])
+assert differ > 0 and abs(float(a[3]) - round(float(b[3]) * (1 - differ), 3)) <= 0.001, (b, a)
+b2, a2 = pair("indep_a", "copy_of_indep_a_renamed")
+assert a2[3] == b2[3] and a2[5] == "0.000", (b2, a2)
+b3, a3 = pair("indep_a", "indep_d")  # indep_d's answers file is not there: no evidence
+assert a3[3] == b3[3] and a3[5] == "", (b3, a3)
+print("answers: indep_a and indep_c %s -> %s (%.0f%% of telling answers differ), the copy %s as before, "
+      "a missing answers file as before" % (b[3], a[3], 100 * differ, a2[3]))
+PY
+  failed "answers in the scores" "$work/answers.log"
 
 # The page as a teacher opens it, kept for tests/web/phone.js, which .ci/run opens on a phone's screen.
 mkdir -p "${1:-build}/checks" && cp "$work/out.html" "${1:-build}/checks/similarity.html"

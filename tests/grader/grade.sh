@@ -298,8 +298,8 @@ elif [ -n "$outside" ]; then
 else
   # The seed and the rows' path go in the environment: the student's uid can read every command line in /proc.
   cp tests/grader/sandbox.sh "$work/sandbox.sh"
-  GRADER_SEED=$seed GRADER_ROWS=$rows "$checker" --grade "$time_limit" "$limit" "$error_limit" \
-    --after "bash '$work/sandbox.sh' kill $mode ${uid:-0}" -- \
+  GRADER_SEED=$seed GRADER_ROWS=$rows GRADER_ANSWERS=$work/answers "$checker" \
+    --grade "$time_limit" "$limit" "$error_limit" --after "bash '$work/sandbox.sh' kill $mode ${uid:-0}" -- \
     bash "$work/sandbox.sh" run "$mode" "${uid:-0}" "$box" "$box/run" "$((time_limit + 1))" "$memory" \
     "$(( (limit + 1023) / 1024 * 10 ))" -- "$box/driver" > "$work/checker.out" 2> "$work/checker.err"
   status=$?
@@ -326,5 +326,8 @@ fi
       "$work/compile.log" | head -n 30 | sed 's/^/    /'
   fi
 } > "$work/header"
-[ -n "${GRADER_KEEP:-}" ] && cp "$rows" "$GRADER_KEEP/" 2> /dev/null
+if [ -n "${GRADER_KEEP:-}" ]; then  # for grade-class: the rows, and the answers' bits for similarity.cpp
+  cp "$rows" "$GRADER_KEEP/" 2> /dev/null
+  [ ! -f "$work/answers" ] || cp "$work/answers" "$GRADER_KEEP/" 2> /dev/null
+fi
 "$tool" report "$rows" "$work/header" ${results:+"$results"}

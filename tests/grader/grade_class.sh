@@ -194,7 +194,9 @@ for id in $ids; do exercise_points "$id" | sed "s/^/$id	/"; done > "$w/points"
 "$tool" sheet "$w/sheet" "$w/points" "$out" "$platform" ${roster:+"$roster"} ||
   fail "cannot write the grade sheet in '$out'"
 for id in $ids; do similarity_base "$id" "$w/base/$id"; done > "$w/manifest"
-awk -F'\t' '$3 != "empty" && $4 != "" { print $2 "\tstudent\t" $1 "\t" $4 }' "$w/chosen" >> "$w/manifest"
+# With each file, the bits of its answers to the hidden tests (grade.sh's answers), as similarity.cpp compares them.
+awk -F'\t' -v graded="$out/.graded" '$3 != "empty" && $4 != "" {
+  print $2 "\tstudent\t" $1 "\t" $4 "\t" ($5 == "" ? "" : graded "/" $5 "/keep/answers") }' "$w/chosen" >> "$w/manifest"
 "$similarity" "$w/manifest" "$out/similarity.csv" "$out/similarity.html" > "$w/similarity.log" 2>&1 ||
   fail "similarity: $(head -n 1 "$w/similarity.log")"
 echo "grade-class: the most alike pairs (similarity.csv; similarity.html shows them side by side):"

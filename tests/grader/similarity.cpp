@@ -29,9 +29,9 @@ static std::string read_manifest(const char* manifest, std::vector<Document>& do
         if (line.empty() || line[0] == '#') continue;
         const std::vector<std::string> f = judge::fields(line);
         const std::string where = formatted("%s line %d: ", manifest, number);
-        if (f.size() != 4 || f[0].empty() || f[2].empty() || f[3].empty())
-            return where + "want exercise<TAB>role<TAB>name<TAB>path, each one not empty";
-        Document d{f[0], f[1], f[2], f[3], "", {}, {}, {}, {}, 0};
+        if (f.size() < 4 || f.size() > 5 || f[0].empty() || f[2].empty() || f[3].empty())
+            return where + "want exercise<TAB>role<TAB>name<TAB>path[<TAB>answers], the first four not empty";
+        Document d{f[0], f[1], f[2], f[3], "", {}, {}, {}, {}, 0, f.size() == 5 ? f[4] : "", {}, {}};
         if (d.role != "base" && d.role != "reference" && d.role != "student")
             return where + "role '" + d.role + "' is not base, reference or student";
         if (d.role == "student" && (d.name == REFERENCE_NAME || !students.insert({d.exercise, d.name}).second))
@@ -49,10 +49,12 @@ static std::string read_manifest(const char* manifest, std::vector<Document>& do
 using judge::csv_field;
 
 static std::string csv(const std::vector<Pair>& pairs) {
-    std::string out = std::string("exercise,student_a,student_b,similarity,shared_lines") + judge::CSV_END;
+    std::string out =
+        std::string("exercise,student_a,student_b,similarity,shared_lines,answers_differ") + judge::CSV_END;
     for (const Pair& p : pairs)
         out += csv_field(p.a->exercise) + "," + csv_field(p.a->name) + "," + csv_field(p.b_name) + "," +
-               formatted("%.3f,%d%s", p.similarity, p.shared_lines, judge::CSV_END);
+               formatted("%.3f,%d,", p.similarity, p.shared_lines) +
+               (p.answers_differ < 0 ? "" : formatted("%.3f", p.answers_differ)) + judge::CSV_END;
     return out;
 }
 
@@ -139,6 +141,11 @@ static double flag_line(const std::vector<const Pair*>& pairs) {
     return middle + SPREADS * std::max(1.4826 * median(deviations), LEAST_SPREAD);
 }
 
+// The share of the pair's telling answers whose bits differ, as the page shows it.
+static std::string differ(const Pair& p) {
+    return p.answers_differ < 0 ? "-" : formatted("%.0f%%", 100 * p.answers_differ);
+}
+
 // One table of pairs (students', or each student's against the reference), the flagged ones side by side.
 static std::string table(const std::vector<const Pair*>& mine, const std::string& id_prefix, const char* b_title,
                          std::string& details) {
@@ -146,7 +153,7 @@ static std::string table(const std::vector<const Pair*>& mine, const std::string
     std::string out = formatted(
         "<p>Flagged: above %.3f, the median of these %zu pairs plus %.0f times their "
         "spread.</p>\n<div class=\"wide\"><table class=\"rank\"><tr><th>#</th><th></th><th>student a</th><th>%s</th>"
-        "<th>similarity</th><th>shared lines of a</th></tr>\n",
+        "<th>similarity</th><th>shared lines of a</th><th>answers that differ</th></tr>\n",
         line, mine.size(), SPREADS, b_title);
     for (size_t k = 0; k < mine.size(); k++) {
         const Pair& p = *mine[k];
@@ -156,13 +163,15 @@ static std::string table(const std::vector<const Pair*>& mine, const std::string
             formatted("<tr%s><td class=\"num\">%zu</td><td>", flagged ? " class=\"flag\"" : "", k + 1) +
             (flagged ? "<a href=\"#" + id + "\">side by side</a>" : std::string("&nbsp;")) + "</td><td>" +
             svg_escape(p.a->name) + "</td><td>" + svg_escape(p.b_name) +
-            formatted("</td><td class=\"num\">%.3f</td><td class=\"num\">%d</td></tr>\n", p.similarity, p.shared_lines);
+            formatted("</td><td class=\"num\">%.3f</td><td class=\"num\">%d</td><td class=\"num\">%s</td></tr>\n",
+                      p.similarity, p.shared_lines, differ(p).c_str());
         if (!flagged) continue;
         const std::vector<Region> regions = regions_of(*p.a, *p.b);
         details +=
             "<div class=\"pair\" id=\"" + id + "\"><h3>" + svg_escape(p.a->exercise) + ": " + svg_escape(p.a->name) +
             " and " + svg_escape(p.b_name) +
-            formatted(": %.3f, %d shared lines, %zu regions</h3>", p.similarity, p.shared_lines, regions.size()) +
+            formatted(": %.3f, %d shared lines, %zu regions, answers that differ %s</h3>", p.similarity,
+                      p.shared_lines, regions.size(), differ(p).c_str()) +
             "<div class=\"sides\">" + side(*p.a, p.a->name, regions, true, id) +
             side(*p.b, p.b_name, regions, false, id) + "</div></div>\n";
     }
@@ -183,7 +192,10 @@ static std::string page(const std::vector<Pair>& pairs, const std::vector<Docume
         "and comments do not count, a for loop counts as its while loop, a macro or a type alias as what it "
         "stands for, an element read as an element, whichever container holds it, a helper called once "
         "(or one of a single expression) as its code written where it is called, and a temporary read once as "
-        "its value. A pair is "
+        "its value. The grader's hidden tests add what the code computed: a disguise keeps the order in which "
+        "a copy adds up, so it returns its original's answers to the last bit, where right answers written "
+        "apart often differ there; the share of answers whose bits differ (of those on which the exercise's "
+        "files do not all agree) is taken off the score. A pair is "
         "flagged when it stands out among its exercise's pairs. Look at the marked code side by side before you "
         "decide anything.</p>\n",
         K, W);
@@ -230,6 +242,7 @@ int main(int argc, char** argv) {
     std::string error = read_manifest(argv[1], docs);
     if (!error.empty()) return std::fprintf(stderr, "similarity: %s\n", error.c_str()), 2;
     fingerprint(docs);
+    read_all_answers(docs);
     std::vector<Pair> pairs = all_pairs(docs);
     std::set<std::string> names;
     for (const Document& d : docs) names.insert(d.exercise);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "judge.hpp"  // fnv1a
+#include "similarity_answers.hpp"
 #include "similarity_inline.hpp"
 
 // K tokens a fingerprint, the smallest of each W. On the blind class's train set (tests/bench/RESULTS.md),
@@ -81,7 +82,23 @@ struct Document {
     std::vector<uint64_t> kept;  // their distinct hashes, sorted
     std::vector<double> weight;  // each one's weight: the rarer in the class, the more it counts
     double total = 0;
+    std::string answers_path;    // grade.sh's record of its answers' bits, or none
+    Answers answers;
+    std::set<std::string> tells;  // the answers on which the exercise's files differ
 };
+
+// Each file's answers, the reference's (from its students' files), and the answers that tell files apart.
+static void read_all_answers(std::vector<Document>& docs) {
+    std::map<std::string, Answers> reference;
+    for (Document& d : docs)
+        if (d.role == "student") read_answers(d.answers_path, d.answers, reference[d.exercise]);
+    std::map<std::string, std::vector<const Answers*>> each;
+    for (Document& d : docs) {
+        if (d.role == "reference") d.answers = reference[d.exercise];
+        if (d.role != "base" && !d.answers.empty()) each[d.exercise].push_back(&d.answers);
+    }
+    for (Document& d : docs) d.tells = telling(each[d.exercise]);
+}
 
 static bool has(const std::vector<uint64_t>& sorted, uint64_t h) {
     return std::binary_search(sorted.begin(), sorted.end(), h);
@@ -144,6 +161,7 @@ struct Pair {
     std::string b_name;  // b's name, or REFERENCE_NAME
     double similarity = 0;
     int shared_lines = 0;
+    double answers_differ = -1;  // the share of telling answers whose bits differ; -1: not known
 };
 
 // Shared prints joined into regions, one colour each on the page: consecutive in a, and in b
@@ -167,13 +185,18 @@ static std::vector<Region> regions_of(const Document& a, const Document& b) {
 }
 
 static Pair compare(const Document& a, const Document& b, const std::string& b_name) {
-    Pair pair{&a, &b, b_name, 0.0, 0};
+    Pair pair{&a, &b, b_name, 0.0, 0, -1.0};
     double shared = 0;
     for (size_t i = 0; i < a.kept.size(); i++) shared += has(b.kept, a.kept[i]) ? a.weight[i] : 0.0;
     // The smaller file's share (weighted): Jaccard's and Dice's do alike, but fall for a copy padded with dead code.
     const double mean = a.kept.empty() ? 1.0 : a.total / double(a.kept.size());
     const double smaller = std::max(std::min(a.total, b.total), double(FEWEST) * mean);
     pair.similarity = std::min(1.0, shared / smaller);
+    // A copy computes what its original does, in the same order: answers that differ in their bits take
+    // their share of the score away. On the blind class's sets that leaves fewer independent pairs above
+    // copies, and no copy's answers differed from its original's (tests/bench/RESULTS.md).
+    pair.answers_differ = answers_differ(a.answers, b.answers, a.tells);
+    if (pair.answers_differ > 0) pair.similarity *= 1 - pair.answers_differ;
     std::set<int> lines;
     for (const Print& p : a.prints)
         if (has(b.kept, p.hash))
