@@ -12,6 +12,7 @@ namespace grader {
 // The student's driver for one test, started at its first call.
 struct Session {
     std::unique_ptr<Process> process;
+    uint64_t replies = 0;  // a hash of every answer's bytes, in order: what a property test's calls gave (run.hpp)
     std::string call(const char* name, const std::string& request) {
         if (!process) process.reset(new Process(grader::driver("--serve"), true, false));
         std::string send(4, '\0'), answer;
@@ -42,6 +43,7 @@ struct Session {
             throw Failed{"threw an exception: " + judge::theirs(judge::one_line(answer.substr(5), 300))};
         if (answer[4] == 2) throw Failed{signature_differs(name, answer.substr(5))};
         if (answer[4] != 0) throw Failed{formatted("the answer to %s was malformed", name)};
+        replies = (replies ^ judge::fnv1a(answer)) * 0x100000001b3ull;
         return answer.substr(5);
     }
     std::string expected_type;

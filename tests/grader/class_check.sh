@@ -114,6 +114,10 @@ done
 [ "$copies_above" -eq 1 ] && grep -q "Cy Copy" "$work/out-moodle/similarity.html" &&
   ok "similarity.csv ranks each copy above the independent solutions' pair, and names the reference's copy" ||
   failed "copies in similarity.csv" "$work/out-moodle/similarity.csv"
+# ... given each graded file's answers (grade.sh keeps them): the copy's bits are its original's.
+grep -q '^20\.5,Cy Copy,Ines Indep,[0-9.]*,[0-9]*,0\.000' "$work/out-moodle/similarity.csv" &&
+  ok "similarity.csv: Cy Copy's answers to 20.5's tests are Ines Indep's, bit for bit" ||
+  failed "answers_differ of Cy Copy and Ines Indep in similarity.csv" "$work/out-moodle/similarity.csv"
 
 # 2. The hostile programs gained nothing and touched nothing of anyone else's.
 starter_points=$(field "$sheet" "Jean-Luc d'Arcy" 20.5 points)

@@ -14,23 +14,27 @@ inline Row row_of(const Case& c, const std::string& message) {  // as it stands 
     return {c.name, 0, c.points, false, message, c.hint ? c.hint : ""};
 }
 
-// What a compare test's answers were, bit for bit: a line "test, label, the student's hash, the reference's"
-// per block in GRADER_ANSWERS (grade.sh keeps it for similarity.cpp). Copies return their original's bits
-// where independent right answers, summing in another order, differ in the last ones.
-inline uint64_t bits_of(const judge::Block& b) {
+// What a test's answers were, bit for bit, for similarity.cpp: lines "test, label, the student's hash, the
+// reference's" in GRADER_ANSWERS (grade.sh keeps it). Copies give their original's bits, where independent
+// right answers, adding up in another order, differ in the last ones.
+inline std::string bits_of(const judge::Block& b) {
     std::string bytes = formatted("%d %d:", b.rows, b.cols);
     bytes.append(reinterpret_cast<const char*>(b.values.data()), b.values.size() * sizeof(double));
-    return judge::fnv1a(bytes);
+    return formatted("%016llx", (unsigned long long)judge::fnv1a(bytes));
 }
-inline void record_answers(const char* test, const std::vector<judge::Block>& mine,
-                           const std::vector<judge::Block>& want) {
+inline void record_answers(const char* test, const std::vector<std::string>& lines) {
     const char* path = std::getenv("GRADER_ANSWERS");
     FILE* out = path && *path ? std::fopen(path, "a") : nullptr;
     if (!out) return;
-    for (size_t k = 0; k < mine.size(); k++)
-        std::fprintf(out, "%s\t%s\t%016llx\t%016llx\n", test, mine[k].label.c_str(),
-                     (unsigned long long)bits_of(mine[k]), k < want.size() ? (unsigned long long)bits_of(want[k]) : 0ull);
+    for (const std::string& line : lines) std::fprintf(out, "%s\t%s\n", test, line.c_str());
     std::fclose(out);
+}
+// A compare test's numbers, each block beside the reference's.
+inline std::vector<std::string> compared(const std::vector<judge::Block>& mine, const std::vector<judge::Block>& want) {
+    std::vector<std::string> lines;
+    for (size_t k = 0; k < mine.size(); k++)
+        lines.push_back(mine[k].label + "\t" + bits_of(mine[k]) + "\t" + (k < want.size() ? bits_of(want[k]) : "-"));
+    return lines;
 }
 
 // The test's row; grader_bug set when the fault is the reference's, not the student's.
@@ -77,9 +81,12 @@ inline Row run_case(const Case& c, uint64_t seed, bool& grader_bug) {
             Test t(s);
             c.body(t);
             student = nullptr;
-            if (c.kind == Kind::PROPERTY) row.hidden = t.rng.state != s;
+            if (c.kind == Kind::PROPERTY) {
+                row.hidden = t.rng.state != s;
+                record_answers(c.name, {formatted("calls\t%016llx\t-", (unsigned long long)session.replies)});
+            }
             if (c.kind == Kind::COMPARE) {
-                record_answers(c.name, t.blocks, want);
+                record_answers(c.name, compared(t.blocks, want));
                 std::string differs = judge::compare(c.tolerance, want, t.blocks);
                 if (!differs.empty()) throw Failed{differs};
             }

@@ -31,7 +31,7 @@ static std::string read_manifest(const char* manifest, std::vector<Document>& do
         const std::string where = formatted("%s line %d: ", manifest, number);
         if (f.size() < 4 || f.size() > 5 || f[0].empty() || f[2].empty() || f[3].empty())
             return where + "want exercise<TAB>role<TAB>name<TAB>path[<TAB>answers], the first four not empty";
-        Document d{f[0], f[1], f[2], f[3], "", {}, {}, {}, {}, 0, f.size() == 5 ? f[4] : "", {}, {}};
+        Document d{f[0], f[1], f[2], f[3], "", {}, {}, {}, {}, 0, f.size() == 5 ? f[4] : "", {}, {}, {}};
         if (d.role != "base" && d.role != "reference" && d.role != "student")
             return where + "role '" + d.role + "' is not base, reference or student";
         if (d.role == "student" && (d.name == REFERENCE_NAME || !students.insert({d.exercise, d.name}).second))
@@ -159,21 +159,19 @@ static std::string table(const std::vector<const Pair*>& mine, const std::string
         const Pair& p = *mine[k];
         const std::string id = id_prefix + formatted("%zu", k + 1);
         const bool flagged = p.similarity > line;
-        out +=
-            formatted("<tr%s><td class=\"num\">%zu</td><td>", flagged ? " class=\"flag\"" : "", k + 1) +
-            (flagged ? "<a href=\"#" + id + "\">side by side</a>" : std::string("&nbsp;")) + "</td><td>" +
-            svg_escape(p.a->name) + "</td><td>" + svg_escape(p.b_name) +
-            formatted("</td><td class=\"num\">%.3f</td><td class=\"num\">%d</td><td class=\"num\">%s</td></tr>\n",
-                      p.similarity, p.shared_lines, differ(p).c_str());
+        out += formatted("<tr%s><td class=\"num\">%zu</td><td>", flagged ? " class=\"flag\"" : "", k + 1) +
+               (flagged ? "<a href=\"#" + id + "\">side by side</a>" : std::string("&nbsp;")) + "</td><td>" +
+               svg_escape(p.a->name) + "</td><td>" + svg_escape(p.b_name) +
+               formatted("</td><td class=\"num\">%.3f</td><td class=\"num\">%d</td><td class=\"num\">%s</td></tr>\n",
+                         p.similarity, p.shared_lines, differ(p).c_str());
         if (!flagged) continue;
         const std::vector<Region> regions = regions_of(*p.a, *p.b);
-        details +=
-            "<div class=\"pair\" id=\"" + id + "\"><h3>" + svg_escape(p.a->exercise) + ": " + svg_escape(p.a->name) +
-            " and " + svg_escape(p.b_name) +
-            formatted(": %.3f, %d shared lines, %zu regions, answers that differ %s</h3>", p.similarity,
-                      p.shared_lines, regions.size(), differ(p).c_str()) +
-            "<div class=\"sides\">" + side(*p.a, p.a->name, regions, true, id) +
-            side(*p.b, p.b_name, regions, false, id) + "</div></div>\n";
+        details += "<div class=\"pair\" id=\"" + id + "\"><h3>" + svg_escape(p.a->exercise) + ": " +
+                   svg_escape(p.a->name) + " and " + svg_escape(p.b_name) +
+                   formatted(": %.3f, %d shared lines, %zu regions, answers that differ %s</h3>", p.similarity,
+                             p.shared_lines, regions.size(), differ(p).c_str()) +
+                   "<div class=\"sides\">" + side(*p.a, p.a->name, regions, true, id) +
+                   side(*p.b, p.b_name, regions, false, id) + "</div></div>\n";
     }
     return out + "</table></div>\n";
 }
@@ -186,9 +184,10 @@ static std::string page(const std::vector<Pair>& pairs, const std::vector<Docume
         std::string(STYLE) + "</style></head><body>\n<h1>Shared code between submissions</h1>\n";
     out += formatted(
         "<p class=\"note\"><b>A high score is a reason to look, not a verdict.</b> Correct answers to a short "
-        "exercise look alike, and code handed out to everyone does not count. The score is the share of the "
+        "exercise look alike, and code handed out to everyone counts only in a tenth of the score. The rest is the "
         "smaller file's fingerprints (MOSS's winnowing: %d normalised tokens, window %d, and each statement) that "
-        "the other file has too, each weighted by how few files of the exercise have it; names, numbers, spacing "
+        "the other file has too, each weighted by how few files of the exercise have it (that tenth: the share of "
+        "the larger whole file's, handout code included); names, numbers, spacing "
         "and comments do not count, a for loop counts as its while loop, a macro or a type alias as what it "
         "stands for, an element read as an element, whichever container holds it, a helper called once "
         "(or one of a single expression) as its code written where it is called, and a temporary read once as "
