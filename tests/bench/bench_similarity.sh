@@ -4,6 +4,7 @@
 # @dodona/dolos-lib), each on whole files and with the handout's code taken out. The classes:
 # the project's own (tests/grader/class/similarity/, which the detector was tuned on), the blind
 # class's files of set train, then its held-out disguises (tests/grader/class/blind/, set heldout).
+# Ours is given each file's answers to the hidden tests, as grade-class gives them (below).
 # tests/bench/similarity_peers.py measures each exercise; CLASSES=own,train leaves out a set, and
 # heldout2 to heldout5 are later held-out sets (their truth.tsv rows): each measured once, after the
 # detector's last change of its day (2026-12-04, 2026-12-04, 2026-12-05, 2026-12-05), then spent (the next
