@@ -193,8 +193,8 @@ static std::string page(const std::vector<Pair>& pairs, const std::vector<Docume
         "(or one of a single expression) as its code written where it is called, and a temporary read once as "
         "its value. The grader's hidden tests add what the code computed: a disguise keeps the order in which "
         "a copy adds up, so it returns its original's answers to the last bit, where right answers written "
-        "apart often differ there; the share of answers whose bits differ (of those on which the exercise's "
-        "files do not all agree) is taken off the score. A pair is "
+        "apart often differ there; four fifths of the share of answers whose bits differ (of those on which the "
+        "exercise's files do not all agree) is taken off the score. A pair is "
         "flagged when it stands out among its exercise's pairs. Look at the marked code side by side before you "
         "decide anything.</p>\n",
         K, W);

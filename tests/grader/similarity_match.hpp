@@ -23,6 +23,9 @@ constexpr int W = 6;
 constexpr size_t FEWEST = 40;
 const char* const REFERENCE_NAME = "(reference solution)";
 constexpr double WHOLE_SHARE = 0.1;  // of the score, the whole files' shared fingerprints (compare, below)
+// Bits are evidence, not proof: a copy that adds up in another order (heldout5 had two) keeps a fifth of its
+// score. On the six spent blind sets, 0.8 left as many copies below the line as 1 (184), AUC 34.27 to 34.32.
+constexpr double ANSWERS_WEIGHT = 0.8;
 
 // ---------------------------------------------------------------------------
 // Fingerprints
@@ -207,10 +210,9 @@ static Pair compare(const Document& a, const Document& b, const std::string& b_n
     const double whole = double(both) / double(std::max<size_t>(1, std::max(a.whole.size(), b.whole.size())));
     pair.similarity = (1 - WHOLE_SHARE) * pair.similarity + WHOLE_SHARE * whole;
     // A copy computes what its original does, in the same order: answers that differ in their bits take
-    // their share of the score away. On the blind class's sets that leaves fewer independent pairs above
-    // copies, and no copy's answers differed from its original's (tests/bench/RESULTS.md).
+    // ANSWERS_WEIGHT of their share of the score away (tests/bench/RESULTS.md).
     pair.answers_differ = answers_differ(a.answers, b.answers, a.tells);
-    if (pair.answers_differ > 0) pair.similarity *= 1 - pair.answers_differ;
+    if (pair.answers_differ > 0) pair.similarity *= 1 - ANSWERS_WEIGHT * pair.answers_differ;
     std::set<int> lines;
     for (const Print& p : a.prints)
         if (has(b.kept, p.hash))
