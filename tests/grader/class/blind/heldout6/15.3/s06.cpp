@@ -27,6 +27,13 @@
 
 // Your backward goes here. In the repository it is colour_recall.hpp's own, which
 // this file then uses; in the handout the header only declares it.
+// length of a gradient block, to print while debugging
+inline float block_norm(const Matrix& m) {
+    float s = 0.0f;
+    for (float x : m.data) s += x * x;
+    return std::sqrt(s);
+}
+
 void backward(const Params& p, const std::vector<int>& tokens, const Forward& f, int target,
               float loss_weight, Params& grad) {
     // no weight, no gradient
@@ -82,6 +89,9 @@ void backward(const Params& p, const std::vector<int>& tokens, const Forward& f,
                 e[r] += dv[c] * p.W_V(r, c);
             }
     }
+    const bool show = false;  // switch on to watch the sizes
+    if (show) std::fprintf(stderr, "|dW_K| %g |dW_V| %g\n", double(block_norm(grad.W_K)),
+                           double(block_norm(grad.W_V)));
     const float* xl = f.X.row(T - 1);
     float* el = grad.embeddings.row(tokens[T - 1]);
     for (int r = 0; r < D; ++r)

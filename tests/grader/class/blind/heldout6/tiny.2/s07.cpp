@@ -35,6 +35,7 @@ void attend_backward(float* dlookups, const float* dfound, const float* weights,
     // where number i of letter t's part (0 query, 1 key, 2 value) in head h sits
     auto at = [](int t, int part, int h, int i) { return t * 3 * WIDTH + part * WIDTH + h * SIZE + i; };
     const double inv = 1.0 / std::sqrt(double(SIZE));
+    if (T <= 0) return;  // nothing to do for an empty text
     for (int t = 0; t < T; ++t) {
         for (int h = 0; h < HEADS; ++h) {
             const float* w = weights + (h * T + t) * T;
@@ -61,6 +62,9 @@ void attend_backward(float* dlookups, const float* dfound, const float* weights,
                     gq[i] += gscore * lookups[at(s, 1, h, i)];
                 }
             }
+#ifdef TRACE_ATTEND
+            std::fprintf(stderr, "t=%d h=%d mean=%g\n", t, h, wmean);
+#endif
             for (int i = 0; i < SIZE; ++i) dlookups[at(t, 0, h, i)] += float(gq[i]);
         }
     }
