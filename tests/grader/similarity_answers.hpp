@@ -39,7 +39,7 @@ static std::set<std::string> telling(const std::vector<const Answers*>& files) {
 }
 
 // The share of the telling answers both files gave on which their bits differ; -1 when there are none.
-static double answers_differ(const Answers& a, const Answers& b, const std::set<std::string>& tells) {
+static double share_differing(const Answers& a, const Answers& b, const std::set<std::string>& tells) {
     int both = 0, differ = 0;
     for (const std::string& key : tells) {
         const auto x = a.find(key), y = b.find(key);

@@ -211,7 +211,7 @@ static Pair compare(const Document& a, const Document& b, const std::string& b_n
     pair.similarity = (1 - WHOLE_SHARE) * pair.similarity + WHOLE_SHARE * whole;
     // A copy computes what its original does, in the same order: answers that differ in their bits take
     // ANSWERS_WEIGHT of their share of the score away (tests/bench/RESULTS.md).
-    pair.answers_differ = answers_differ(a.answers, b.answers, a.tells);
+    pair.answers_differ = share_differing(a.answers, b.answers, a.tells);
     if (pair.answers_differ > 0) pair.similarity *= 1 - ANSWERS_WEIGHT * pair.answers_differ;
     std::set<int> lines;
     for (const Print& p : a.prints)
