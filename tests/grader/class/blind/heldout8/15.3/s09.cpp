@@ -87,6 +87,13 @@ void backward(const Params& p, const std::vector<int>& tokens, const Forward& f,
         ++j;
     }
 
+#ifdef DEBUG_BACKWARD
+    for (int e = 0; e < len; e++) std::fprintf(stderr, "gradW[%d] = %g\n", e, gradW[e]);
+#endif
+    float check = 0.0f;  // should be about 0 (softmax)
+    for (int e = 0; e < len; e++) check += f.weights(0, e) * (gradW[e] - centre);
+    (void)check;
+
     float xLast[D];
     fetch(xLast, f.X, len - 1, D);
     for (int e = 0; e < D; e++) {

@@ -74,7 +74,17 @@ void weigh(float* row, const float* lookups, int t, int T, int h) {
 }
 }  // namespace
 
+#if 0
+// first try, one loop for everything: too slow to read
+void attend_forward_old(float* found, float* weights, const float* lookups, int T) {
+    for (int i = 0; i < T * WIDTH; i++) found[i] = 0;
+}
+#endif
+
+inline bool is_future(int s, int t) { return s > t; }
+
 void attend_forward(float* found, float* weights, const float* lookups, int T) {
+    if (T <= 0) return;
     for (int h = 0; h < HEADS; h++) {
         float* w = &weights[h * T * T];
         for (int t = T - 1; t >= 0; t--) weigh(w + t * T, lookups, t, T, h);

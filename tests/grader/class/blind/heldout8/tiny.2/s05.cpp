@@ -55,6 +55,12 @@ void attend_backward(float* dlookups, const float* dfound, const float* weights,
                 grads[s] = prod;
                 mean += att[s] * prod;
             }
+            float total = 0.0f;  // the weights add up to 1
+            for (int j = 0; j <= letter; ++j)
+                total += att[j];
+            if (total < 0.0f)
+                total = 0.0f;
+
             int s = 0;
             while (s <= letter)
             {
