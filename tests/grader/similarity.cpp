@@ -194,9 +194,7 @@ static std::string page(const std::vector<Pair>& pairs, const std::vector<Docume
         "its value. The grader's hidden tests add what the code computed: a disguise keeps the order in which "
         "a copy adds up, so it returns its original's answers to the last bit, where right answers written "
         "apart often differ there; four fifths of the share of answers whose bits differ (of those on which the "
-        "exercise's files do not all agree) is taken off the score. Last, half the mean of the two files' "
-        "scores with every file is taken off: right answers written the common way share much with everyone, "
-        "a copy more with its original than with the rest. A pair is "
+        "exercise's files do not all agree) is taken off the score. A pair is "
         "flagged when it stands out among its exercise's pairs. Look at the marked code side by side before you "
         "decide anything.</p>\n",
         K, W);

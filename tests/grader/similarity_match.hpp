@@ -26,11 +26,6 @@ constexpr double WHOLE_SHARE = 0.1;  // of the score, the whole files' shared fi
 // Bits are evidence, not proof: a copy that adds up in another order (heldout5 had two) keeps a fifth of its
 // score. On the six spent blind sets, 0.8 left as many copies below the line as 1 (184), AUC 34.27 to 34.32.
 constexpr double ANSWERS_WEIGHT = 0.8;
-// A pair counts by how far it stands above what its two files share with every file: two right answers
-// written the common way share much with everyone, a copy shares more with its original than with the rest.
-// Half the mean of the two files' scores comes off (above_typical, below). On the seven spent blind sets,
-// 39 of 44 exercises level with the best peer against 37 without, and 0.4 or 0.6 as many as 0.5.
-constexpr double TYPICAL_SHARE = 0.5;
 
 // ---------------------------------------------------------------------------
 // Fingerprints
@@ -226,19 +221,6 @@ static Pair compare(const Document& a, const Document& b, const std::string& b_n
     return pair;
 }
 
-// Each pair's score less TYPICAL_SHARE of the mean of its two files' scores (with every file of the
-// exercise, the reference among them), never below 0.
-static void above_typical(std::vector<Pair>& pairs) {
-    std::map<const Document*, std::pair<double, int>> sums;  // each file's scores' sum, and their number
-    for (const Pair& p : pairs)
-        for (const Document* d : {p.a, p.b}) sums[d].first += p.similarity, sums[d].second++;
-    auto mean = [&](const Document* d) { return sums[d].first / sums[d].second; };
-    std::vector<double> typical;
-    for (const Pair& p : pairs) typical.push_back((mean(p.a) + mean(p.b)) / 2);
-    for (size_t i = 0; i < pairs.size(); i++)
-        pairs[i].similarity = std::max(0.0, pairs[i].similarity - TYPICAL_SHARE * typical[i]);
-}
-
 // Highest first, then by exercise and names: the same input, the same order.
 static std::vector<Pair> all_pairs(const std::vector<Document>& docs) {
     std::vector<Pair> pairs;
@@ -250,7 +232,6 @@ static std::vector<Pair> all_pairs(const std::vector<Document>& docs) {
             if (b.role == "student" && a.name < b.name) pairs.push_back(compare(a, b, b.name));
         }
     }
-    above_typical(pairs);
     std::sort(pairs.begin(), pairs.end(), [](const Pair& x, const Pair& y) {
         if (x.similarity != y.similarity) return x.similarity > y.similarity;
         if (x.a->exercise != y.a->exercise) return x.a->exercise < y.a->exercise;
