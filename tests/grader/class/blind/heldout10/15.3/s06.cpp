@@ -1,0 +1,141 @@
+// ex3_Colour_Backward.cpp: exercise 15.3, the colour-recall model's backward pass.
+// Book section: 15.2.3 (exercise 15.3)
+// Exercise: 15.3
+//
+// Write one function (its signature is fixed; the grader calls it):
+//
+//   void backward(const Params& p, const std::vector<int>& tokens, const Forward& f,
+//                 int target, float loss_weight, Params& grad);
+//
+// f is what forward(p, tokens) computed for one prefix (colour_recall.hpp:
+// X, q, K, V, scores, weights, z, logits, probs). Add into grad, block by block
+// (embeddings, W_Q, W_K, W_V, W_out, bias), the gradient of
+// loss_weight * -log probs[target] with respect to every parameter. Add, do not
+// overwrite: the training loop sums the gradients of several prefixes in one grad.
+// Undo the forward steps last first: the logits (z W_out + bias), the mix of the
+// values, the softmax of the scores, the scores q . k_j / sqrt(D_K), then the
+// three projections and the embedding rows they read. A token that occurs at
+// several positions collects the gradient of each.
+//
+// main checks your gradient of the mean loss over the nine training prefixes
+// against finite differences, block by block.
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "colour_recall.hpp"
+
+// Your backward goes here. In the repository it is colour_recall.hpp's own, which
+// this file then uses; in the handout the header only declares it.
+// backward for the colour model
+void backward(const Params& p, const std::vector<int>& tokens, const Forward& f, int target,
+              float loss_weight, Params& grad) {
+    int T = tokens.size();
+    int vocab = p.bias.cols;
+
+    Matrix dL(1, vocab);
+    for (int i = 0; i < vocab; i++) {
+        float onehot = (i == target) ? 1.0f : 0.0f;
+        dL(0, i) = loss_weight * (f.probs(0, i) - onehot);
+        grad.bias(0, i) += dL(0, i);
+    }
+
+    Matrix dz(1, D_V);
+    for (int r = 0; r < D_V; r++) {
+        for (int i = 0; i < vocab; i++) {
+            grad.W_out(r, i) += f.z(0, r) * dL(0, i);
+            dz(0, r) += p.W_out(r, i) * dL(0, i);
+        }
+    }
+
+    Matrix dw(1, T);
+    for (int j = 0; j < T; j++)
+        for (int c = 0; c < D_V; c++) dw(0, j) += dz(0, c) * f.V(j, c);
+
+    // softmax: ds_j = a_j * (dw_j - sum_l a_l dw_l)
+    float avg = 0;
+    for (int j = 0; j < T; j++) avg += f.weights(0, j) * dw(0, j);
+    Matrix ds(1, T);
+    for (int j = 0; j < T; j++) ds(0, j) = f.weights(0, j) * (dw(0, j) - avg);
+
+    // scores = q.k / sqrt(dk)
+    Matrix dq(1, D_K);
+    Matrix dK(T, D_K);
+    for (int j = 0; j < T; j++) {
+        for (int c = 0; c < D_K; c++) {
+            dq(0, c) += ds(0, j) * f.K(j, c);
+            dK(j, c) = ds(0, j) * f.q(0, c);
+        }
+    }
+
+    for (int j = 0; j < T; j++) {
+        for (int r = 0; r < D; r++) {
+            float back = 0;
+            for (int c = 0; c < D_K; c++) {
+                grad.W_K(r, c) += f.X(j, r) * dK(j, c);
+                back += dK(j, c) * p.W_K(r, c);
+            }
+            for (int c = 0; c < D_V; c++) {
+                float dv = f.weights(0, j) * dz(0, c);
+                grad.W_V(r, c) += f.X(j, r) * dv;
+                back += dv * p.W_V(r, c);
+            }
+            grad.embeddings(tokens[j], r) += back;
+        }
+    }
+    for (int r = 0; r < D; r++) {
+        float back = 0;
+        for (int c = 0; c < D_K; c++) {
+            grad.W_Q(r, c) += f.X(T - 1, r) * dq(0, c);
+            back += dq(0, c) * p.W_Q(r, c);
+        }
+        grad.embeddings(tokens[T - 1], r) += back;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The lesson: your gradient of the mean training loss against finite differences.
+
+constexpr float STEP = 1e-2f;       // large enough that float rounding in the loss stays small
+constexpr double TOLERANCE = 0.05;  // of the block's largest gradient entry; a wrong sign gives 2
+
+int main() {
+    // A start three times as wide as the default, so that the attention row is not uniform
+    // and every block's gradient is large enough to measure in float.
+    Params p = random_start(DEFAULT_SEED, VOCAB, 3 * INIT_SCALE);
+    const std::vector<Example> examples = training_examples();
+    Params grad;
+    for (const Example& e : examples)
+        backward(p, e.tokens, forward(p, e.tokens), e.target, 1.0f / float(examples.size()), grad);
+
+    std::printf("The mean loss over the %d training prefixes: %.4f\n\n", int(examples.size()), mean_loss(p, examples));
+    std::printf("  block       largest |gradient|  largest error / largest gradient  matches\n");
+    int matching = 0;
+    for (int b = 0; b < 6; b++) {
+        Matrix& A = *p.blocks()[b];
+        const Matrix& G = *grad.blocks()[b];
+        double biggest = 0.0, worst = 0.0;
+        std::vector<double> numeric(A.data.size());
+        for (size_t i = 0; i < A.data.size(); i++) {
+            const float kept = A.data[i];
+            A.data[i] = kept + STEP;
+            const double up = mean_loss(p, examples);
+            A.data[i] = kept - STEP;
+            const double down = mean_loss(p, examples);
+            A.data[i] = kept;
+            numeric[i] = (up - down) / (2.0 * STEP);
+            biggest = std::fmax(biggest, std::fabs(numeric[i]));
+        }
+        for (size_t i = 0; i < A.data.size(); i++) worst = std::fmax(worst, std::fabs(G.data[i] - numeric[i]));
+        const bool ok = biggest > 0 && worst / biggest < TOLERANCE;
+        matching += ok;
+        std::printf("  %-10s  %18.3e  %32s  %s\n", BLOCK_NAMES[b], biggest,
+                    worst / biggest < 0.01 ? "below 0.01"
+                    : ok                   ? "below 0.05"
+                                           : "above 0.05",
+                    ok ? "yes" : "no");
+    }
+    std::printf("\n%d of 6 blocks match finite differences (step %g, tolerance %g of the block's largest entry)\n",
+                matching, double(STEP), TOLERANCE);
+    return 0;
+}
