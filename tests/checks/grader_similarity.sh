@@ -219,6 +219,16 @@ print("answers: indep_a and indep_c %s -> %s (%.0f%% of telling answers differ),
 PY
   failed "answers in the scores" "$work/answers.log"
 
+# (9) The detector reads the graded rows and never makes them: a change of it alone keeps every grading that
+# grade-class and make exercises kept (lib.sh's grader_version), and a change of the checker does not.
+mkdir -p "$work/tree/tests" && cp -R tests/grader "$work/tree/tests/" && cp -R common chapter* "$work/tree/"
+version() { (cd "$work/tree" && grader_version); }
+before=$(version) && echo "// a comment" >> "$work/tree/tests/grader/similarity_match.hpp" && detector=$(version) &&
+  echo "// a comment" >> "$work/tree/tests/grader/run.hpp" && checker=$(version)
+[ "$before" = "$detector" ] && [ "$before" != "$checker" ] &&
+  ok "a change of the detector keeps the kept gradings' key; a change of the checker does not" ||
+  failed "grader_version: a change of similarity_match.hpp should keep it, of run.hpp change it"
+
 # The page as a teacher opens it, kept for tests/web/phone.js, which .ci/run opens on a phone's screen.
 mkdir -p "${1:-build}/checks" && cp "$work/out.html" "${1:-build}/checks/similarity.html"
 
