@@ -8,8 +8,8 @@
 # tests/bench/similarity_peers.py measures each exercise; CLASSES=own,train leaves out a set, and
 # heldout2 to heldout10 are later held-out sets (their truth.tsv rows): each measured once, after the
 # detector's last change of its day (2026-12-04, 2026-12-04, 2026-12-05 seven times), then spent (the next
-# change tuned on it); a next change needs a set written anew. heldout9's and 10's writers read no earlier file but the
-# two originals they were given (earlier writers read truth.tsv, whose notes name each style).
+# change tuned on it); a next change needs a set written anew. heldout9's and 10's writers read no earlier
+# file but the two originals they were given (earlier writers read truth.tsv, whose notes name each style).
 # The peers are installed when missing, as .ci/run installs Chromium: sim_c++ with apt-get,
 # Dolos with npm into BUILD/peers/ (never committed). The grader never calls them.
 set -u
@@ -26,7 +26,8 @@ fi
 build=${1:-build}
 cd "$(dirname "$0")/../.."
 . tests/grader/lib.sh
-classes=${CLASSES:-own,train,heldout,heldout2,heldout3,heldout4,heldout5,heldout6,heldout7,heldout8,heldout9,heldout10}
+sets="train heldout heldout2 heldout3 heldout4 heldout5 heldout6 heldout7 heldout8 heldout9 heldout10"
+classes=${CLASSES:-own,${sets// /,}}
 work=$(mktemp -d "${TMPDIR:-/tmp}/bench-similarity.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 
@@ -77,7 +78,7 @@ measure() {
 mkdir -p "$work/handout"
 status=0
 case ",$classes," in *,own,*) measure tests/grader/class/similarity own || status=1 ;; esac
-for set in train heldout heldout2 heldout3 heldout4 heldout5 heldout6 heldout7 heldout8 heldout9 heldout10; do
+for set in $sets; do
   case ",$classes," in *,$set,*) ;; *) continue ;; esac
   if [ -f tests/grader/class/blind/truth.tsv ]; then measure tests/grader/class/blind "$set" || status=1
   else echo "bench_similarity: no blind class (tests/grader/class/blind/truth.tsv)"; fi
